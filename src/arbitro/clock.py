@@ -205,6 +205,18 @@ class Clock:
             turn_charged=charged,
         )
 
+    def hand_over(self, side: Color, at: int) -> Clock:
+        """Give the turn to ``side`` at ``at`` without completing a move (no increment, no move
+        counted): the arbiter reinstating a position in which ``side`` is to move. If the
+        clocks run, ``side``'s clock runs from ``at``.
+
+        :raises ClockError: ``time-goes-backwards``.
+        """
+        clock = self._settle(at)
+        if clock.turn == side:
+            return clock
+        return replace(clock, turn=side, turn_used=0, turn_charged=0)
+
     def advance(self, at: int) -> Clock:
         """The same clock with its state brought forward to ``at`` (flags that fell by then are
         recorded; periods that began by then have begun). Nothing else changes.

@@ -61,13 +61,22 @@ class TimeControlError(ArbitroError, ValueError):
     default_code = "bad-time-control"
 
 
-class ClockError(ArbitroError):
+class _CodedError(ArbitroError):
+    """An error whose code is given first: ``SomeError("code", N_("message"), ...)``."""
+
+    def __init__(
+        self, code: str, template: str, /, *, article: str | None = None, **params: object
+    ) -> None:
+        super().__init__(template, code=code, article=article, **params)
+
+
+class ClockError(_CodedError):
     """An operation the clock cannot perform in its present state (nothing is changed)."""
 
     default_code = "clock-error"
 
-    def __init__(self, code: str, template: str, /, **params: object) -> None:
-        article = params.pop("article", None)
-        super().__init__(
-            template, code=code, article=None if article is None else str(article), **params
-        )
+
+class GameError(_CodedError):
+    """A command the game refuses; the game is left exactly as it was."""
+
+    default_code = "refused"

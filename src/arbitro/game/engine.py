@@ -1,0 +1,1103 @@
+"""The Laws engine: a game as an append-only log of events, and what the Laws make of it.
+
+Every command either appends one event and updates the derived state, or raises a
+:class:`~arbitro.errors.GameError` (with a stable code and the article) and changes nothing.
+Time arrives as integer milliseconds inside the commands; the engine never reads a clock.
+
+>>> game = Game.create("fide-2023", "3+2")
+>>> game.start(0)
+>>> game.play("white", "e4", 2_000)
+>>> game.play("black", "e5", 5_000)
+>>> state = game.state(6_000)
+>>> state.clock.white, state.clock.black, state.result
+(179000, 179000, '*')
+
+Flags are seen where the Laws let the arbiter see them (standard play; rapid and blitz where
+the edition and the supervision say so): the game then ends at the instant the flag falls, and
+:meth:`Game.state` reports it for any later instant without a new event.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import chess
+
+from arbitro.adjudication import cannot_checkmate, has_bare_material, is_dead_position
+from arbitro.clock import Clock
+from arbitro.color import BLACK, WHITE, ByColor, Color, color_name, parse_color
+from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePolicy
+from arbitro.errors import ClockError, GameError
+from arbitro.game.events import COMMANDS, BoardMode, Event, GameSetup
+from arbitro.game.moves import REASONS, Resolved, resolve
+from arbitro.game.state import (
+    RESULTS,
+    TERMINATIONS,
+    GameState,
+    Outcome,
+    Penalty,
+    points_of,
+    win_for,
+)
+from arbitro.gamekind import Kind
+from arbitro.i18n import N_, Text
+from arbitro.timecontrol import TimeControl
+
+DRAW = "1/2-1/2"
+QUICKPLAY_LIMIT_MS = 120_000
+PENALTY_KINDS = ("warning", "time-added-to-opponent", "time-deducted", "loss", "expulsion")
+
+
+@dataclass(slots=True)
+class Ply:
+    """A half-move made on the board: its move, who made it, when, and why it is illegal."""
+
+    color: Color
+    move: chess.Move
+    reason: str | None
+    made_at: int
+    pressed_at: int | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.reason is None
+
+
+@dataclass(slots=True)
+class _Claim:
+    """A claim that waits for the arbiter (a quickplay finish)."""
+
+    claimant: Color
+    kind: str
+    at: int
+
+
+def _refuse(code: str, template: str, article: str | None = None, **params: object) -> GameError:
+    return GameError(code, template, article=article, **params)
+
+
+def _actor(by: str) -> Color | None:
+    """The colour of a player, ``None`` for the arbiter.
+
+    :raises GameError: ``bad-actor``.
+    """
+    if by == "arbiter":
+        return None
+    try:
+        return parse_color(by)
+    except ValueError:
+        raise _refuse(
+            "bad-actor", N_("{by!r} is not an actor: white, black or arbiter."), by=by
+        ) from None
+
+
+def _player(by: str) -> Color:
+    color = _actor(by)
+    if color is None:
+        raise _refuse("not-a-player", N_("Only a player can do this, not the arbiter."))
+    return color
+
+
+def _seconds_ms(value: Any, name: str) -> int:
+    """Seconds (a number, or 'm:ss') as milliseconds."""
+    try:
+        if isinstance(value, str) and ":" in value:
+            total = 0.0
+            for part in value.split(":"):
+                total = total * 60 + float(part)
+            return round(total * 1000)
+        return round(float(value) * 1000)
+    except (TypeError, ValueError):
+        raise _refuse(
+            "bad-argument", N_("{name!r} must be seconds or m:ss, not {value!r}."),
+            name=name, value=value,
+        ) from None
+
+
+class Game:
+    """A game under one edition of the Laws, driven by commands with time stamps in ms.
+
+    Build one with :meth:`create` (or :meth:`from_json`). Commands are methods named after the
+    scenario format's actions (:meth:`start`, :meth:`move`, :meth:`press`, :meth:`play`,
+    :meth:`offer_draw`, :meth:`claim`, :meth:`arbiter`, ...); :meth:`apply` takes an
+    :class:`Event` and dispatches it.
+    """
+
+    def __init__(self, setup: GameSetup) -> None:
+        self.setup = setup
+        self.edition: Edition = setup.edition
+        self.kind: Kind = setup.kind
+        self._physical = setup.board is BoardMode.PHYSICAL
+        self._lang = setup.notation
+        self._illegal_policy: IllegalMovePolicy = self.edition.illegal_move(
+            self.kind, setup.supervision
+        )
+        self._sees_flags = self.edition.arbiter_sees_flags(self.kind, setup.supervision)
+        self._start = chess.Board(setup.start_fen)
+        self._events: list[Event] = []
+        self._reset_position([])
+        self._clock: Clock | None = Clock.new(setup.control) if setup.control.is_timed else None
+        self._started = False
+        self._now = 0
+        self._offer: Color | None = None
+        self._pending_claim: _Claim | None = None
+        self._last_claim: str | None = None
+        self._penalties: list[Penalty] = []
+        self._illegal = [0, 0]  # black, white (indexed by colour)
+        self._must_play: chess.Move | None = None
+        self._outcome: Outcome | None = None
+
+    # -- construction and the log -----------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        edition: str | Edition = "fide-2023",
+        time_control: str | TimeControl | None = None,
+        **options: Any,
+    ) -> Game:
+        """A new game; ``options`` as :meth:`GameSetup.create` takes them."""
+        return cls(GameSetup.create(edition, time_control, **options))
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The log: every event accepted, in order."""
+        return tuple(self._events)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"setup": self.setup.to_dict(), "events": [e.to_dict() for e in self._events]}
+
+    def to_json(self) -> str:
+        """The setup and the log as JSON; :meth:`from_json` rebuilds the same game."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        game = cls(GameSetup.from_dict(data["setup"]))
+        for raw in data.get("events", []):
+            game.apply(Event.from_dict(raw))
+        return game
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """Replay a game from :meth:`to_json`.
+
+        :raises ArbitroError: when an event of the log is refused (a log not made by arbitro).
+        """
+        return cls.from_dict(json.loads(text))
+
+    # -- the commands -----------------------------------------------------------------------
+
+    def apply(self, event: Event) -> None:
+        """Apply one event (the same as calling the command it names).
+
+        :raises GameError: for a refused event; nothing is changed.
+        """
+        handler = self._handlers().get(event.do)
+        if handler is None:
+            raise _refuse(
+                "unknown-command",
+                N_("Unknown command {do!r}; known: {known}."),
+                do=event.do,
+                known=", ".join(COMMANDS),
+            )
+        if event.at < self._now:
+            raise _refuse(
+                "time-goes-backwards",
+                N_("Time cannot go backwards: {at} ms is before {now} ms."),
+                at=event.at,
+                now=self._now,
+            )
+        handler(event)
+        self._events.append(event)
+        self._now = event.at
+
+    def start(self, at: int, by: str = "arbiter") -> None:
+        """Start the clocks: White's runs (6.5), or Black's in a position with Black to move."""
+        self.apply(Event(at, by, "start"))
+
+    def move(self, by: str, move: str | chess.Move, at: int) -> None:
+        """A move made on the board, not yet completed by pressing the clock."""
+        self.apply(Event(at, by, "move", {"move": _move_text(move)}))
+
+    def press(self, by: str, at: int) -> None:
+        """The player presses the clock: his move is completed."""
+        self.apply(Event(at, by, "press"))
+
+    def play(self, by: str, move: str | chess.Move, at: int) -> None:
+        """Move and press at the same instant."""
+        self.apply(Event(at, by, "play", {"move": _move_text(move)}))
+
+    def offer_draw(self, by: str, at: int) -> None:
+        self.apply(Event(at, by, "offer-draw"))
+
+    def accept_draw(self, by: str, at: int) -> None:
+        self.apply(Event(at, by, "accept-draw"))
+
+    def decline_draw(self, by: str, at: int) -> None:
+        self.apply(Event(at, by, "decline-draw"))
+
+    def claim(self, by: str, claim: str, at: int, move: str | None = None) -> None:
+        """Claim: ``threefold``, ``fifty-moves`` (optionally with the declared ``move``),
+        ``time``, ``illegal-move``, ``both-flags`` or ``quickplay-finish``."""
+        args: dict[str, Any] = {"claim": claim}
+        if move is not None:
+            args["move"] = move
+        self.apply(Event(at, by, "claim", args))
+
+    def resign(self, by: str, at: int) -> None:
+        self.apply(Event(at, by, "resign"))
+
+    def stop_clocks(self, by: str, at: int) -> None:
+        self.apply(Event(at, by, "stop-clocks"))
+
+    def restart_clocks(self, by: str, at: int) -> None:
+        self.apply(Event(at, by, "restart-clocks"))
+
+    def arbiter(self, action: str, at: int, **args: Any) -> None:
+        """An arbiter's act: ``add-time``, ``set-clock``, ``penalty``, ``decide``, ``restore``
+        or ``result`` (arguments as in the scenario format)."""
+        self.apply(Event(at, "arbiter", "arbiter", {"action": action, **args}))
+
+    # -- queries ----------------------------------------------------------------------------
+
+    @property
+    def board(self) -> chess.Board:
+        """A copy of the position on the board (with any move made but not yet pressed)."""
+        return self._board.copy()
+
+    @property
+    def plies(self) -> tuple[Ply, ...]:
+        return tuple(self._plies)
+
+    @property
+    def now(self) -> int:
+        """The instant of the last event."""
+        return self._now
+
+    def outcome(self, at: int | None = None) -> Outcome | None:
+        """How the game ended, as of ``at`` (default: the last event)."""
+        return self._ended(self._now if at is None else max(at, self._now))
+
+    def state(self, at: int | None = None) -> GameState:
+        """Everything derived from the log, at ``at`` (default: the instant of the last event;
+        never before it)."""
+        when = self._now if at is None else max(at, self._now)
+        outcome = self._ended(when)
+        clock = self._clock
+        remaining: ByColor[int] | None = None
+        flags: ByColor[int | None] = ByColor(None, None)
+        running = False
+        if clock is not None:
+            frozen_at = when if outcome is None else max(min(when, outcome.at), clock.since)
+            remaining = clock.remaining_both(frozen_at)
+            flags = clock.fallen(frozen_at)
+            running = clock.running and outcome is None
+        pending = "none"
+        if self._pending_claim is not None:
+            pending = "claim"
+        elif self._offer is not None:
+            pending = "draw-offer"
+        return GameState(
+            at=when,
+            fen=self._board.fen(),
+            to_move=self._to_move(),
+            result=outcome.result if outcome else "*",
+            termination=outcome.termination if outcome else None,
+            article=outcome.article if outcome else None,
+            points=points_of(outcome.result) if outcome else None,
+            clock=remaining,
+            running=running,
+            flags=flags,
+            illegal_moves=ByColor(self._illegal[WHITE], self._illegal[BLACK]),
+            penalties=tuple(self._penalties),
+            claim=self._last_claim,
+            pending=pending if outcome is None else "none",
+            draw_offer=self._offer if outcome is None else None,
+            kind=self.kind.value,
+            plies=len(self._plies),
+        )
+
+    # -- internals: position ----------------------------------------------------------------
+
+    def _reset_position(self, plies: list[Ply]) -> None:
+        """Set the position after ``plies`` from the start, rebuilding the repetition table.
+        Cannot fail: every ply was pushed once already."""
+        board = self._start.copy(stack=False)
+        keys = [board._transposition_key()]
+        counts = {keys[0]: 1}
+        for ply in plies:
+            board.push(ply.move)
+            key = board._transposition_key()
+            keys.append(key)
+            counts[key] = counts.get(key, 0) + 1
+        self._board = board
+        self._plies = plies
+        self._keys = keys
+        self._counts = counts
+        self._pending_move: Ply | None = (
+            plies[-1] if plies and plies[-1].pressed_at is None else None
+        )
+
+    def _position_after(self, plies: list[Ply]) -> chess.Board:
+        board = self._start.copy(stack=False)
+        for ply in plies:
+            board.push(ply.move)
+        return board
+
+    def _to_move(self) -> Color:
+        if self._pending_move is not None:
+            return self._pending_move.color
+        if self._clock is not None and self._started:
+            return self._clock.turn
+        return self._board.turn
+
+    def _has_moved(self, color: Color) -> bool:
+        return any(p.color == color and p.pressed_at is not None for p in self._plies)
+
+    # -- internals: time and the end --------------------------------------------------------
+
+    def _flag_outcome(self, at: int) -> Outcome | None:
+        """The flag fall the arbiter (the engine) sees by ``at``, if any."""
+        clock = self._clock
+        if clock is None or not self._started or not self._sees_flags:
+            return None
+        instants = [i for i in (clock.flags.white, clock.flags.black) if i is not None]
+        if clock.running:
+            projected = clock.flag_at(clock.turn)
+            if projected is not None:
+                instants.append(projected)
+        if not instants:
+            return None
+        first = min(instants)
+        if first > at:
+            return None
+        fallen = clock.fallen(first)
+        loser = WHITE if fallen.white is not None and fallen.white <= first else BLACK
+        return self._time_forfeit(loser, first)
+
+    def _time_forfeit(self, loser: Color, at: int) -> Outcome:
+        winner = not loser
+        if self._cannot_win_on_time(winner):
+            return Outcome(DRAW, "time-forfeit-draw", self.edition.article("time-forfeit-draw"), at)
+        return Outcome(win_for(winner), "time-forfeit", self.edition.article("time-forfeit"), at)
+
+    def _cannot_win_on_time(self, winner: Color) -> bool:
+        if self.edition.flag_draw_rule is FlagDrawRule.BARE_MATERIAL:
+            return has_bare_material(self._board, winner)
+        return cannot_checkmate(self._board, winner)
+
+    def _ended(self, at: int) -> Outcome | None:
+        return self._outcome if self._outcome is not None else self._flag_outcome(at)
+
+    def _check_on(self, at: int) -> None:
+        if self._ended(at) is not None:
+            raise _refuse("game-over", N_("The game is over."))
+
+    def _check_started(self) -> None:
+        if not self._started:
+            raise _refuse(
+                "not-started",
+                N_("The game has not started: the clocks must be started first."),
+                article=self.edition.article("start"),
+            )
+
+    def _check_running(self) -> None:
+        if self._clock is not None and not self._clock.running:
+            raise _refuse("clocks-stopped", N_("The clocks are stopped."))
+
+    def _end(self, outcome: Outcome) -> None:
+        """End the game (the caller has checked everything: this cannot fail)."""
+        self._outcome = outcome
+        self._offer = None
+        self._pending_claim = None
+        clock = self._clock
+        if clock is not None and clock.running:
+            self._clock = clock.stop(max(outcome.at, clock.since))
+
+    def _outcome_for(self, result: str, termination: str, at: int) -> Outcome:
+        return Outcome(result, termination, self.edition.article(termination), at)
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    def _handlers(self) -> dict[str, Callable[[Event], None]]:
+        return {
+            "start": self._on_start,
+            "move": self._on_move,
+            "press": self._on_press,
+            "play": self._on_play,
+            "offer-draw": self._on_offer,
+            "accept-draw": self._on_accept,
+            "decline-draw": self._on_decline,
+            "claim": self._on_claim,
+            "resign": self._on_resign,
+            "stop-clocks": self._on_stop,
+            "restart-clocks": self._on_restart,
+            "arbiter": self._on_arbiter,
+        }
+
+    def _on_start(self, event: Event) -> None:
+        _actor(event.by)
+        self._check_on(event.at)
+        if self._started:
+            raise _refuse("already-started", N_("The game has already started."))
+        clock = self._clock.start(event.at, self._board.turn) if self._clock else None
+        self._clock = clock
+        self._started = True
+        if is_dead_position(self._board):
+            self._end(self._outcome_for(DRAW, "dead-position", event.at))
+
+    def _check_mover(self, color: Color, at: int) -> None:
+        self._check_on(at)
+        self._check_started()
+        self._check_running()
+        if color != self._to_move():
+            raise _refuse(
+                "not-your-turn",
+                N_("It is not White's turn.") if color == WHITE else N_("It is not Black's turn."),
+                article=self.edition.article("press"),
+            )
+
+    def _on_move(self, event: Event) -> None:
+        self._move(event, press=False)
+
+    def _on_play(self, event: Event) -> None:
+        self._move(event, press=True)
+
+    def _move(self, event: Event, press: bool) -> None:
+        color = _player(event.by)
+        self._check_mover(color, event.at)
+        if self._pending_move is not None:
+            raise _refuse(
+                "move-already-made",
+                N_("A move has already been made; press the clock to complete it."),
+                article=self.edition.article("press"),
+            )
+        resolved = self._resolve(event.args.get("move"))
+        if self._must_play is not None and resolved.move != self._must_play:
+            raise _refuse(
+                "declared-move-required",
+                N_("After the rejected claim the declared move {move} must be played."),
+                article=self.edition.article("claim-procedure"),
+                move=self._board.san(self._must_play),
+            )
+        self._make(color, resolved, event.at)
+        if press:
+            if self._outcome is None:
+                self._complete(color, event.at)
+            else:
+                self._pending_move = None  # the move ended the game: no press is needed
+
+    def _resolve(self, text: Any) -> Resolved:
+        if not isinstance(text, str) or not text.strip():
+            raise _refuse("bad-argument", N_("A move is needed (SAN or UCI)."))
+        return resolve(self._board, text, self._lang, self._physical)
+
+    def _make(self, color: Color, resolved: Resolved, at: int) -> None:
+        """Put a resolved move on the board (everything has been checked)."""
+        board = self._board
+        move = resolved.move
+        changes_material = resolved.legal and (
+            move.promotion is not None or board.is_capture(move)
+        )
+        board.push(move)
+        key = board._transposition_key()
+        self._keys.append(key)
+        self._counts[key] = self._counts.get(key, 0) + 1
+        ply = Ply(color, move, resolved.reason, at)
+        self._plies.append(ply)
+        self._pending_move = ply
+        self._must_play = None
+        if self._offer is not None and self._offer != color:
+            self._offer = None  # a move declines the opponent's offer (9.1)
+        if resolved.legal:
+            ending = self._automatic_end(changes_material, at)
+            if ending is not None:
+                self._end(ending)
+
+    def _automatic_end(self, material_changed: bool, at: int) -> Outcome | None:
+        """Checkmate, stalemate, dead position, fivefold repetition, 75 moves."""
+        board = self._board
+        edition = self.edition
+        if not any(board.generate_legal_moves()):
+            if board.is_check():
+                return self._outcome_for(win_for(not board.turn), "checkmate", at)
+            return self._outcome_for(DRAW, "stalemate", at)
+        if material_changed and is_dead_position(board):
+            return self._outcome_for(DRAW, "dead-position", at)
+        if edition.fivefold is not None and self._fivefold():
+            return self._outcome_for(DRAW, "fivefold-repetition", at)
+        if edition.seventy_five_moves and board.halfmove_clock >= 150:
+            return self._outcome_for(DRAW, "seventy-five-moves", at)
+        return None
+
+    def _fivefold(self) -> bool:
+        keys = self._keys
+        if self.edition.fivefold == "consecutive":
+            # The same position after five consecutive alternate moves by each player.
+            return len(keys) >= 17 and all(keys[-1] == keys[-1 - 4 * i] for i in range(1, 5))
+        return self._counts[keys[-1]] >= 5
+
+    def _on_press(self, event: Event) -> None:
+        color = _player(event.by)
+        self._check_mover(color, event.at)
+        if self._pending_move is None:
+            if not (self._physical and self.edition.press_without_move_is_illegal):
+                raise _refuse(
+                    "no-move-made",
+                    N_("No move has been made: make a move before pressing the clock."),
+                    article=self.edition.article("press"),
+                )
+            self._make(color, Resolved(chess.Move.null(), "no-move"), event.at)
+        self._complete(color, event.at)
+
+    def _complete(self, color: Color, at: int) -> None:
+        ply = self._pending_move
+        assert ply is not None
+        if self._clock is not None:
+            self._clock = self._clock.press(at, color)
+        ply.pressed_at = at
+        self._pending_move = None
+
+    # -- draws by agreement -----------------------------------------------------------------
+
+    def _on_offer(self, event: Event) -> None:
+        color = _player(event.by)
+        self._check_on(event.at)
+        if self._offer == color:
+            raise _refuse("draw-offer-pending", N_("Your draw offer is still standing."))
+        if self._offer is not None:
+            raise _refuse(
+                "draw-offer-pending",
+                N_("Your opponent's draw offer stands: accept or decline it."),
+                article=self.edition.article("draw-offer"),
+            )
+        self._offer = color
+
+    def _on_accept(self, event: Event) -> None:
+        color = _player(event.by)
+        self._check_on(event.at)
+        if self._offer != (not color):
+            raise _refuse(
+                "no-draw-offer",
+                N_("There is no draw offer from your opponent to answer."),
+                article=self.edition.article("draw-offer"),
+            )
+        if self.edition.agreement_needs_a_move_each and not (
+            self._has_moved(WHITE) and self._has_moved(BLACK)
+        ):
+            raise _refuse(
+                "draw-not-allowed",
+                N_("A draw by agreement needs both players to have made a move."),
+                article=self.edition.article("agreement"),
+            )
+        self._end(self._outcome_for(DRAW, "agreement", event.at))
+
+    def _on_decline(self, event: Event) -> None:
+        color = _player(event.by)
+        self._check_on(event.at)
+        if self._offer != (not color):
+            raise _refuse(
+                "no-draw-offer",
+                N_("There is no draw offer from your opponent to answer."),
+                article=self.edition.article("draw-offer"),
+            )
+        self._offer = None
+
+    def _on_resign(self, event: Event) -> None:
+        color = _player(event.by)
+        self._check_on(event.at)
+        winner = not color
+        if self.edition.resign_against_bare_king_draws and cannot_checkmate(self._board, winner):
+            result = DRAW
+        else:
+            result = win_for(winner)
+        self._end(self._outcome_for(result, "resignation", event.at))
+
+    # -- clocks -----------------------------------------------------------------------------
+
+    def _on_stop(self, event: Event) -> None:
+        _actor(event.by)
+        self._check_on(event.at)
+        self._check_started()
+        if self._clock is None:
+            raise _refuse("no-clock", N_("This game is played without a clock."))
+        if not self._clock.running:
+            raise _refuse("clocks-stopped", N_("The clocks are stopped."))
+        self._clock = self._clock.stop(event.at)
+
+    def _on_restart(self, event: Event) -> None:
+        _actor(event.by)
+        self._check_on(event.at)
+        self._check_started()
+        if self._clock is None:
+            raise _refuse("no-clock", N_("This game is played without a clock."))
+        if self._clock.running:
+            raise _refuse("clocks-running", N_("The clocks are already running."))
+        if self._pending_claim is not None and event.by != "arbiter":
+            raise _refuse("claim-pending", N_("A claim waits for the arbiter's decision."))
+        self._clock = self._clock.restart(event.at)
+
+    # -- claims -----------------------------------------------------------------------------
+
+    def _on_claim(self, event: Event) -> None:
+        kind = event.args.get("claim")
+        handlers: dict[str, Callable[[Event], None]] = {
+            "threefold": self._claim_repetition,
+            "fifty-moves": self._claim_repetition,
+            "time": self._claim_time,
+            "both-flags": self._claim_both_flags,
+            "illegal-move": self._claim_illegal,
+            "quickplay-finish": self._claim_quickplay,
+        }
+        handler = handlers.get(str(kind))
+        if handler is None:
+            raise _refuse(
+                "bad-argument",
+                N_("Unknown claim {claim!r}; known: {known}."),
+                claim=kind,
+                known=", ".join(handlers),
+            )
+        self._check_on(event.at)
+        self._check_started()
+        handler(event)
+
+    def _claim_repetition(self, event: Event) -> None:
+        color = _player(event.by)
+        kind = event.args["claim"]
+        rule = "threefold-repetition" if kind == "threefold" else "fifty-moves"
+        if color != self._to_move() or self._pending_move is not None:
+            raise _refuse(
+                "claim-not-allowed",
+                N_("Only the player to move, before making his move, can claim this draw."),
+                article=self.edition.article(rule),
+            )
+        declared: chess.Move | None = None
+        if event.args.get("move") is not None:
+            resolved = resolve(self._board, str(event.args["move"]), self._lang, physical=False)
+            declared = resolved.move
+        correct = self._repetition_claim_holds(kind, declared)
+        at = event.at
+        if correct:
+            self._last_claim = "upheld"
+            self._end(self._outcome_for(DRAW, rule, at))
+            return
+        # Incorrect: the penalty; the claim stands as a draw offer; the declared move must be
+        # played (9.5).
+        clock = self._clock
+        penalties: list[Penalty] = []
+        if clock is not None:
+            added, deducted = self.edition.incorrect_claim_penalty(
+                self.kind, clock.remaining(color, at)
+            )
+            article = self.edition.incorrect_claim_article
+            if added:
+                clock = clock.add_time(not color, added, at)
+                penalties.append(
+                    Penalty(color, "time-added-to-opponent", added // 1000, article, at)
+                )
+            if deducted:
+                clock = clock.add_time(color, -deducted, at)
+                penalties.append(Penalty(color, "time-deducted", deducted // 1000, article, at))
+        self._clock = clock
+        self._penalties.extend(penalties)
+        self._last_claim = "rejected"
+        self._offer = color
+        self._must_play = declared
+
+    def _repetition_claim_holds(self, kind: str, declared: chess.Move | None) -> bool:
+        board = self._board
+        if declared is not None:
+            board.push(declared)
+            try:
+                if kind == "threefold":
+                    return self._counts.get(board._transposition_key(), 0) + 1 >= 3
+                return board.halfmove_clock >= 100
+            finally:
+                board.pop()
+        if kind == "threefold":
+            return self._counts[self._keys[-1]] >= 3
+        return board.halfmove_clock >= 100
+
+    def _claim_time(self, event: Event) -> None:
+        color = _player(event.by)
+        clock = self._require_clock()
+        at = event.at
+        fallen = clock.fallen(at)
+        if fallen[color] is not None and fallen[not color] is not None:
+            self._both_flags(at, fallen)
+            return
+        if fallen[not color] is not None:
+            self._last_claim = "upheld"
+            self._end(self._time_forfeit(not color, at))
+            return
+        self._last_claim = "rejected"
+
+    def _claim_both_flags(self, event: Event) -> None:
+        _player(event.by)
+        clock = self._require_clock()
+        fallen = clock.fallen(event.at)
+        if fallen.white is None or fallen.black is None:
+            self._last_claim = "rejected"
+            return
+        self._both_flags(event.at, fallen)
+
+    def _both_flags(self, at: int, fallen: ByColor[int | None]) -> None:
+        clock = self._clock
+        assert clock is not None
+        last_period = all(
+            not clock.control.has_period(clock.period_of(side) + 1) for side in (WHITE, BLACK)
+        )
+        if self.edition.both_flags_always_draw or last_period:
+            self._last_claim = "upheld"
+            self._end(self._outcome_for(DRAW, "both-flags", at))
+        else:
+            self._last_claim = "rejected"
+
+    def _require_clock(self) -> Clock:
+        if self._clock is None:
+            raise _refuse("no-clock", N_("This game is played without a clock."))
+        return self._clock
+
+    def _claim_quickplay(self, event: Event) -> None:
+        color = _player(event.by)
+        clock = self._require_clock()
+        rule = self.edition.quickplay_finish
+        article = self.edition.article("quickplay-finish")
+        control = clock.control
+        has_extra = any(p.increment_ms or p.delay_ms for p in control.periods)
+        if (
+            rule is None
+            or not self.setup.quickplay_finish
+            or self.kind not in rule.kinds
+            or (rule.without_increment_only and has_extra)
+        ):
+            raise _refuse(
+                "claim-not-allowed",
+                N_("A quickplay-finish claim is not available in this game."),
+                article=article or None,
+            )
+        if self._pending_claim is not None:
+            raise _refuse("claim-pending", N_("A claim waits for the arbiter's decision."))
+        at = event.at
+        remaining = clock.remaining(color, at)
+        if remaining >= QUICKPLAY_LIMIT_MS or clock.fallen(at)[color] is not None:
+            raise _refuse(
+                "claim-not-allowed",
+                N_("A quickplay finish can be claimed only with less than two minutes left, "
+                   "before the flag falls."),
+                article=article,
+            )
+        self._clock = clock.stop(at) if clock.running else clock
+        self._pending_claim = _Claim(color, "quickplay-finish", at)
+        self._last_claim = "pending"
+        self._offer = color  # a claim under 10.2 is also a draw offer (9.1)
+
+    def _claim_illegal(self, event: Event) -> None:
+        claimant = _actor(event.by)
+        policy = self._illegal_policy
+        article = policy.article or self.edition.article("illegal-move")
+        target = self._illegal_target(claimant)
+        if target is None:
+            self._last_claim = "rejected"
+            return
+        index, ply = target
+        offender = ply.color
+        at = event.at
+        self._illegal[offender] += 1
+        count = self._illegal[offender]
+        if policy.first_illegal_decides:
+            self._last_claim = "upheld"
+            self._end(Outcome(win_for(not offender), "illegal-move", article, at))
+            return
+        if policy.loses(count):
+            self._last_claim = "upheld"
+            reinstated = self._position_after(self._plies[:index])
+            if policy.draw_if_cannot_checkmate and cannot_checkmate(reinstated, not offender):
+                self._end(Outcome(DRAW, "illegal-move-draw", article, at))
+            else:
+                self._end(Outcome(win_for(not offender), "illegal-move", article, at))
+            return
+        seconds = policy.penalty_for(count)
+        queen = (
+            ply.reason == "not-promoted" and self.edition.unpromoted_pawn_becomes_queen
+        )
+        kept = self._plies[:index]
+        if queen:
+            promoted = chess.Move(ply.move.from_square, ply.move.to_square, chess.QUEEN)
+            kept = [*kept, Ply(offender, promoted, None, ply.made_at, ply.pressed_at)]
+        to_move = self._position_after(kept).turn
+        clock = self._clock
+        if clock is not None:
+            clock = clock.hand_over(to_move, at)
+            if seconds:
+                clock = clock.add_time(not offender, seconds * 1000, at)
+        self._clock = clock
+        self._reset_position(kept)
+        if seconds:
+            self._penalties.append(
+                Penalty(offender, "time-added-to-opponent", seconds, article, at)
+            )
+        self._last_claim = "upheld"
+        self._offer = None
+
+    def _illegal_target(self, claimant: Color | None) -> tuple[int, Ply] | None:
+        """The completed illegal ply the claim is about, or ``None`` when there is none.
+
+        :raises GameError: ``claim-not-allowed`` when the Laws do not let this actor claim now.
+        """
+        policy = self._illegal_policy
+        article = policy.article or self.edition.article("illegal-move")
+        plies = self._plies
+        completed = [i for i, ply in enumerate(plies) if ply.pressed_at is not None]
+        if claimant is None:
+            last = plies[completed[-1]] if completed else None
+            obvious = last is not None and self._obvious(last)
+            if not (policy.arbiter_acts or (policy.arbiter_acts_on_obvious and obvious)):
+                raise _refuse(
+                    "claim-not-allowed",
+                    N_("Here the arbiter acts on an illegal move only when a player claims it."),
+                    article=article,
+                )
+        if policy.deadline is ClaimDeadline.ANY_TIME:
+            # The first irregularity still on the board: the position before it is reinstated.
+            for index in completed:
+                ply = plies[index]
+                if not ply.legal and ply.color != claimant:
+                    return index, ply
+            return None
+        if not completed:
+            return None
+        index = completed[-1]
+        ply = plies[index]
+        too_late = claimant is not None and (
+            ply.color == claimant or self._pending_move is not None
+        )
+        if too_late:
+            offender_plies = [i for i in completed if plies[i].color != claimant]
+            if offender_plies and not plies[offender_plies[-1]].legal:
+                raise _refuse(
+                    "claim-not-allowed",
+                    N_("Too late: an illegal move can be claimed only before the claimant makes "
+                       "his own move."),
+                    article=article,
+                )
+            return None
+        if policy.first_illegal_decides:
+            return self._first_in_sequence(index)
+        return (index, ply) if not ply.legal else None
+
+    def _first_in_sequence(self, index: int) -> tuple[int, Ply] | None:
+        """Club rules: the first illegal move of an unbroken sequence of illegal moves decides;
+        capturing a king left in check loses for the capturer."""
+        plies = self._plies
+        if plies[index].legal:
+            return None
+        if plies[index].reason == "king-capture":
+            return index, plies[index]
+        first = index
+        while first > 0 and not plies[first - 1].legal:
+            first -= 1
+        return first, plies[first]
+
+    def _obvious(self, ply: Ply) -> bool:
+        """Both kings in check, or a promotion left incomplete (B6)."""
+        board = self._board
+        if ply.reason == "not-promoted":
+            return True
+        both = [
+            king
+            for king in (board.king(WHITE), board.king(BLACK))
+            if king is not None and board.is_attacked_by(not board.color_at(king), king)
+        ]
+        return len(both) == 2
+
+    # -- the arbiter ------------------------------------------------------------------------
+
+    def _on_arbiter(self, event: Event) -> None:
+        if event.by != "arbiter":
+            raise _refuse("not-arbiter", N_("Only the arbiter can do this."))
+        action = event.args.get("action")
+        handlers: dict[str, Callable[[Event], None]] = {
+            "add-time": self._arbiter_add_time,
+            "set-clock": self._arbiter_set_clock,
+            "penalty": self._arbiter_penalty,
+            "decide": self._arbiter_decide,
+            "restore": self._arbiter_restore,
+            "result": self._arbiter_result,
+        }
+        handler = handlers.get(str(action))
+        if handler is None:
+            raise _refuse(
+                "bad-argument",
+                N_("Unknown arbiter action {action!r}; known: {known}."),
+                action=action,
+                known=", ".join(handlers),
+            )
+        if action != "result":
+            self._check_on(event.at)
+        handler(event)
+
+    def _named_player(self, event: Event) -> Color:
+        try:
+            return parse_color(str(event.args.get("player")))
+        except ValueError:
+            raise _refuse(
+                "bad-argument",
+                N_("'player' must be white or black, not {player!r}."),
+                player=event.args.get("player"),
+            ) from None
+
+    def _arbiter_add_time(self, event: Event) -> None:
+        player = self._named_player(event)
+        ms = _seconds_ms(event.args.get("seconds"), "seconds")
+        clock = self._require_clock()
+        self._clock = self._clock_op(lambda: clock.add_time(player, ms, event.at))
+
+    def _arbiter_set_clock(self, event: Event) -> None:
+        clock = self._require_clock()
+        values = {
+            side: _seconds_ms(event.args[name], name)
+            for side, name in ((WHITE, "white"), (BLACK, "black"))
+            if event.args.get(name) is not None
+        }
+        if not values:
+            raise _refuse("bad-argument", N_("set-clock needs 'white', 'black' or both."))
+
+        def op() -> Clock:
+            result = clock
+            for side, ms in values.items():
+                result = result.set_time(side, ms, event.at)
+            return result
+
+        self._clock = self._clock_op(op)
+
+    def _clock_op(self, op: Callable[[], Clock]) -> Clock:
+        try:
+            return op()
+        except ClockError as error:
+            raise GameError(error.code, error.text.template, **dict(error.text.params)) from None
+
+    def _arbiter_penalty(self, event: Event) -> None:
+        player = self._named_player(event)
+        kind = str(event.args.get("penalty"))
+        if kind not in PENALTY_KINDS:
+            raise _refuse(
+                "bad-argument",
+                N_("Unknown penalty {penalty!r}; known: {known}."),
+                penalty=kind,
+                known=", ".join(PENALTY_KINDS),
+            )
+        article = self.edition.article("penalties")
+        at = event.at
+        seconds: int | None = None
+        clock = self._clock
+        if kind in ("time-added-to-opponent", "time-deducted"):
+            ms = _seconds_ms(event.args.get("seconds"), "seconds")
+            seconds = ms // 1000
+            live = self._require_clock()
+            if kind == "time-added-to-opponent":
+                clock = self._clock_op(lambda: live.add_time(not player, ms, at))
+            else:
+                clock = self._clock_op(lambda: live.add_time(player, -ms, at))
+        self._clock = clock
+        self._penalties.append(Penalty(player, kind, seconds, article, at))
+        if kind in ("loss", "expulsion"):
+            self._end(Outcome(win_for(not player), "arbiter-decision", article, at))
+
+    def _arbiter_decide(self, event: Event) -> None:
+        claim = self._pending_claim
+        if claim is None:
+            raise _refuse("no-pending-claim", N_("No claim waits for a decision."))
+        decision = event.args.get("decision")
+        at = event.at
+        article = self.edition.article("quickplay-finish")
+        clock = self._clock
+        assert clock is not None
+        if decision == "draw":
+            self._last_claim = "upheld"
+            self._end(Outcome(DRAW, "quickplay-finish", article, at))
+            return
+        if decision not in ("reject", "postpone"):
+            raise _refuse(
+                "bad-argument",
+                N_("A decision is draw, reject or postpone, not {decision!r}."),
+                decision=decision,
+            )
+        rule = self.edition.quickplay_finish
+        if decision == "reject":
+            ms = rule.reject_penalty_s * 1000 if rule else 0
+        else:
+            ms = _seconds_ms(event.args.get("seconds", 0), "seconds")
+        if ms:
+            clock = clock.add_time(not claim.claimant, ms, at)
+        if not clock.running:
+            clock = clock.restart(at)
+        self._clock = clock
+        if ms:
+            self._penalties.append(
+                Penalty(claim.claimant, "time-added-to-opponent", ms // 1000, article, at)
+            )
+        if decision == "reject":
+            self._pending_claim = None
+            self._last_claim = "rejected"
+            if self._offer == claim.claimant:
+                self._offer = None
+        else:
+            self._last_claim = "pending"
+
+    def _arbiter_restore(self, event: Event) -> None:
+        raw = event.args.get("ply")
+        completed = len(self._plies)
+        if not isinstance(raw, int) or isinstance(raw, bool) or not 0 <= raw <= completed:
+            raise _refuse(
+                "bad-argument",
+                N_("'ply' must be a half-move number from 0 to {last}, not {ply!r}."),
+                last=completed,
+                ply=raw,
+            )
+        kept = self._plies[:raw]
+        clock = self._clock
+        if clock is not None and self._started:
+            clock = clock.hand_over(self._position_after(kept).turn, event.at)
+        self._clock = clock
+        self._reset_position(kept)
+        self._offer = None
+        self._must_play = None
+
+    def _arbiter_result(self, event: Event) -> None:
+        result = event.args.get("result")
+        if result not in RESULTS or result == "*":
+            raise _refuse(
+                "bad-argument",
+                N_("A result is 1-0, 0-1 or 1/2-1/2, not {result!r}."),
+                result=result,
+            )
+        reason = event.args.get("reason")
+        termination = reason if reason in TERMINATIONS else "arbiter-decision"
+        article = self.edition.article(str(termination)) or self.edition.article(
+            "arbiter-decision"
+        )
+        self._end(Outcome(str(result), str(termination), article, event.at))
+
+    def __repr__(self) -> str:
+        state = self.state()
+        return (
+            f"<Game {self.edition.id} {self.kind.value} {self.setup.control} "
+            f"{len(self._plies)} plies {state.result}>"
+        )
+
+
+def _move_text(move: str | chess.Move) -> str:
+    return move.uci() if isinstance(move, chess.Move) else move
+
+
+def reason_text(code: str) -> Text:
+    """The message for an illegality reason code."""
+    return Text(REASONS.get(code, code))
+
+
+__all__ = ["Game", "GameState", "Outcome", "Penalty", "Ply"]

@@ -1,0 +1,199 @@
+"""Reading a move made at the board: legal moves, and the displacements of a physical board.
+
+On a wooden board a player can put a piece anywhere: a bishop jumping over a pawn, a king left
+in check, a pawn left unpromoted on the last rank. :func:`resolve` turns what a scenario or a
+client says (UCI, or SAN in any language of :mod:`arbitro.notation`) into a
+:class:`chess.Move` and, for an illegal one, the reason it is illegal.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import chess
+
+from arbitro.errors import GameError
+from arbitro.i18n import N_, Text
+from arbitro.notation.letters import NotationError, to_english_san
+
+_UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbnk]?$")
+_SAN = re.compile(
+    r"^(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?x?(?P<to>[a-h][1-8])"
+    r"(?:=?(?P<promotion>[NBRQK]))?$"
+)
+
+#: Why a displacement is illegal: stable codes and their messages.
+REASONS: dict[str, str] = {
+    "no-move": N_("the clock was pressed without a move"),
+    "wrong-way": N_("the piece cannot move that way"),
+    "king-left-in-check": N_("the king is left in check"),
+    "not-promoted": N_("the pawn reached the last rank and was not promoted"),
+    "bad-promotion": N_("a pawn can only become a queen, rook, bishop or knight"),
+    "king-capture": N_("a king was captured"),
+    "castling-not-allowed": N_("castling is not allowed here"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Resolved:
+    """A move read from what was said, and the reason it is illegal (``None`` if legal)."""
+
+    move: chess.Move
+    reason: str | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.reason is None
+
+
+def resolve(board: chess.Board, text: str | chess.Move, lang: str, physical: bool) -> Resolved:
+    """Read ``text`` as a move of the side to move on ``board``.
+
+    :raises GameError: ``illegal-move`` (enforced board), ``ambiguous-move``,
+        ``unreadable-move``, ``no-piece`` or ``not-your-piece``.
+    """
+    if isinstance(text, chess.Move):
+        move = text
+    else:
+        entry = text.strip()
+        if _UCI.match(entry.lower()):
+            move = chess.Move.from_uci(entry.lower())
+        else:
+            move = _from_san(board, entry, lang, physical)
+    reason = illegality(board, move)
+    if reason is not None and not physical:
+        raise GameError(
+            "illegal-move",
+            N_("Illegal move {move}: {reason}."),
+            article="3.10.1",
+            move=str(text),
+            reason=Text(REASONS[reason]),
+        )
+    return Resolved(move, reason)
+
+
+def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> chess.Move:
+    try:
+        english = to_english_san(entry, lang)
+    except NotationError as error:
+        raise GameError(error.code, error.text.template, **dict(error.text.params)) from None
+    try:
+        return board.parse_san(english)
+    except chess.AmbiguousMoveError:
+        raise GameError(
+            "ambiguous-move", N_("{entry!r} could mean more than one move."), entry=entry
+        ) from None
+    except chess.IllegalMoveError:
+        if physical:
+            displaced = _displacement(board, english)
+            if displaced is not None:
+                return displaced
+        raise GameError(
+            "illegal-move" if not physical else "unreadable-move",
+            N_("{entry!r} is not a legal move here.")
+            if not physical
+            else N_("{entry!r} does not say which piece was moved; write it as UCI (e2e4)."),
+            article="3.10.1" if not physical else None,
+            entry=entry,
+        ) from None
+    except chess.InvalidMoveError:
+        raise GameError(
+            "unreadable-move", N_("{entry!r} cannot be read as a move."), entry=entry
+        ) from None
+
+
+def _displacement(board: chess.Board, english: str) -> chess.Move | None:
+    """The one piece that could have made an illegal SAN move, by the pattern of its moves
+    alone (ignoring pieces in the way, pins and check); ``None`` if none or several."""
+    if english.startswith("O-O"):
+        rank = 0 if board.turn == chess.WHITE else 7
+        king = chess.square(4, rank)
+        target = chess.square(2 if english == "O-O-O" else 6, rank)
+        return chess.Move(king, target) if board.piece_at(king) else None
+    match = _SAN.match(english)
+    if match is None:
+        return None
+    to = chess.parse_square(match.group("to"))
+    letter = match.group("piece")
+    piece_type = chess.PIECE_SYMBOLS.index(letter.lower()) if letter else chess.PAWN
+    promotion = match.group("promotion")
+    capture = "x" in english
+    candidates = []
+    for square in board.pieces(piece_type, board.turn):
+        if match.group("file") and chess.square_file(square) != "abcdefgh".index(
+            match.group("file")
+        ):
+            continue
+        if match.group("rank") and chess.square_rank(square) != int(match.group("rank")) - 1:
+            continue
+        if _pattern_reaches(piece_type, board.turn, square, to, capture):
+            candidates.append(square)
+    if len(candidates) != 1:
+        return None
+    promoted = chess.PIECE_SYMBOLS.index(promotion.lower()) if promotion else None
+    return chess.Move(candidates[0], to, promoted)
+
+
+def _pattern_reaches(
+    piece_type: chess.PieceType, color: chess.Color, start: chess.Square, to: chess.Square,
+    capture: bool,
+) -> bool:
+    if start == to:
+        return False
+    df = chess.square_file(to) - chess.square_file(start)
+    dr = chess.square_rank(to) - chess.square_rank(start)
+    if piece_type == chess.PAWN:
+        forward = 1 if color == chess.WHITE else -1
+        if capture or df:
+            return abs(df) == 1 and dr == forward
+        home = 1 if color == chess.WHITE else 6
+        return df == 0 and (dr == forward or (dr == 2 * forward and chess.square_rank(start) == home))
+    if piece_type == chess.KNIGHT:
+        return {abs(df), abs(dr)} == {1, 2}
+    if piece_type == chess.BISHOP:
+        return abs(df) == abs(dr)
+    if piece_type == chess.ROOK:
+        return df == 0 or dr == 0
+    if piece_type == chess.QUEEN:
+        return df == 0 or dr == 0 or abs(df) == abs(dr)
+    return max(abs(df), abs(dr)) == 1 or (dr == 0 and abs(df) == 2)
+
+
+def illegality(board: chess.Board, move: chess.Move) -> str | None:
+    """Why ``move`` is illegal for the side to move (a :data:`REASONS` key), or ``None``.
+
+    :raises GameError: ``no-piece`` or ``not-your-piece`` (not a displacement of one's own
+        piece: nothing a game can record).
+    """
+    if move == chess.Move.null():
+        return "no-move"
+    piece = board.piece_at(move.from_square)
+    if piece is None:
+        raise GameError(
+            "no-piece",
+            N_("There is no piece on {square}."),
+            square=chess.square_name(move.from_square),
+        )
+    if piece.color != board.turn:
+        raise GameError(
+            "not-your-piece",
+            N_("The piece on {square} is not yours."),
+            square=chess.square_name(move.from_square),
+        )
+    if board.is_legal(move):
+        return None
+    target = board.piece_at(move.to_square)
+    if target is not None and target.piece_type == chess.KING and target.color != board.turn:
+        return "king-capture"
+    if move.promotion in (chess.KING, chess.PAWN):
+        return "bad-promotion"
+    last_rank = chess.square_rank(move.to_square) in (0, 7)
+    if piece.piece_type == chess.PAWN and last_rank and move.promotion is None:
+        if board.is_legal(chess.Move(move.from_square, move.to_square, chess.QUEEN)):
+            return "not-promoted"
+    if board.is_pseudo_legal(move):
+        return "king-left-in-check"
+    if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2:
+        return "castling-not-allowed"
+    return "wrong-way"
