@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from arbitro import __version__
-from arbitro.cli import clock, timecontrol
+from arbitro.cli import clock, scenario, timecontrol
 from arbitro.errors import ArbitroError
 from arbitro.i18n import language_from_environment
 
@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     clock.register(commands)
     timecontrol.register(commands)
+    scenario.register(commands)
     return parser
 
 
