@@ -111,11 +111,19 @@ def test_forty_moves_in_ninety_then_thirty_with_thirty_seconds_from_move_1() -> 
 
 
 def test_the_next_period_is_added_even_after_a_flag_fell() -> None:
-    # 2 moves in 1 min, then 10 min: White's flag falls before his second move.
+    # 2 moves in 1 min, then 10 min: White's flag falls before his second move; completing
+    # the period still adds the next period's time (the flag stays recorded).
     clock = Clock.new("2/1, 10").start(0).press(10 * SEC).press(11 * SEC)
     clock = clock.press(80 * SEC)
     assert clock.flags.white == 61 * SEC
     assert clock.remaining(WHITE, 80 * SEC) == 10 * MIN
+    assert clock.period_of(WHITE) == 1
+
+
+def test_no_increment_is_credited_to_a_fallen_flag() -> None:
+    clock = Clock.new("1+2").start(0).press(61 * SEC)
+    assert clock.flags.white == 60 * SEC
+    assert clock.remaining(WHITE, 61 * SEC) == 0
 
 
 def test_periods_with_their_own_increments() -> None:
@@ -157,8 +165,15 @@ def test_bronstein_flag_that_falls_during_the_move_stays_fallen() -> None:
     assert clock.flag_at(WHITE) == 5 * SEC
     clock = clock.press(6 * SEC)
     assert clock.flags.white == 5 * SEC
-    # Never more back than was taken off: 5 s taken, 3 s back.
-    assert clock.remaining(WHITE, 6 * SEC) == 3 * SEC
+    # The fallen flag shows 0:00: no time is given back.
+    assert clock.remaining(WHITE, 6 * SEC) == 0
+
+
+def test_bronstein_never_gives_back_more_than_was_taken() -> None:
+    clock = Clock.new("5 b3").start(0).stop(1 * SEC).add_time(WHITE, 10 * SEC, 1 * SEC)
+    clock = clock.restart(2 * SEC).press(3 * SEC)
+    # 2 s used in the turn, 2 s given back.
+    assert clock.remaining(WHITE, 3 * SEC) == 5 * MIN + 10 * SEC
 
 
 @pytest.mark.law("6.2")
@@ -419,9 +434,10 @@ def test_time_only_grows_by_increment_refund_period_or_arbiter(
             if step.what in ("add", "set"):
                 continue
             if step.what == "press" and side == before.turn:
-                period = control.period(before.period_of(side))
+                settled = before.advance(now)
+                period = control.period(settled.period_of(side))
                 bound = period.increment_ms + period.delay_ms
-                if after.period_of(side) != before.period_of(side):
+                if after.period_of(side) != settled.period_of(side):
                     bound += control.period(after.period_of(side)).time_ms
                 assert was <= now_ <= was + bound
             else:

@@ -25,7 +25,9 @@ What digital clocks do, as arbitro models it (``../shared/spec/editions.md``, "C
 - Hourglass: the time the player to move uses is added to his opponent.
 - Remaining time is never negative. A flag falls at the instant the remaining time reaches zero,
   and that instant is kept: later time added by the arbiter or a new period does not raise it
-  again (only :meth:`Clock.set_time` does, as a reset of that side's clock).
+  again (only :meth:`Clock.set_time` does, as a reset of that side's clock). A clock at zero
+  shows 0:00: pressing it credits no increment and no delay; only the time of a new period
+  (when the period's move count is reached) or the arbiter gives it time again.
 """
 
 from __future__ import annotations
@@ -130,9 +132,13 @@ class Clock:
         mover = clock.turn
         index = clock.period_index[mover]
         period = clock.control.period(index)
-        time = clock.settled[mover] + period.increment_ms
-        if period.delay_kind is DelayKind.BRONSTEIN:
-            time += min(clock.turn_charged, period.delay_ms)
+        time = clock.settled[mover]
+        # A clock at zero (its flag down) gets no increment or delay; only a new period's time
+        # (as digital clocks do when the move count of the period is reached).
+        if time > 0:
+            time += period.increment_ms
+            if period.delay_kind is DelayKind.BRONSTEIN:
+                time += min(clock.turn_charged, period.delay_ms)
         moves = clock.moves[mover] + 1
         period_start = clock.period_start[mover]
         if period.moves is not None and moves - period_start == period.moves:
@@ -140,15 +146,20 @@ class Clock:
             index += 1
             period_start = moves
             time += clock.control.period(index).time_ms
-        return replace(
-            clock,
-            settled=clock.settled.replace(mover, time),
-            turn=not mover,
-            turn_used=0,
-            turn_charged=0,
-            moves=clock.moves.replace(mover, moves),
-            period_index=clock.period_index.replace(mover, index),
-            period_start=clock.period_start.replace(mover, period_start),
+        # Built field by field: this is the hot path of every replay.
+        return Clock(
+            clock.control,
+            clock.settled.replace(mover, time),
+            not mover,
+            True,
+            True,
+            at,
+            0,
+            0,
+            clock.moves.replace(mover, moves),
+            clock.period_index.replace(mover, index),
+            clock.period_start.replace(mover, period_start),
+            clock.flags,
         )
 
     def stop(self, at: int) -> Clock:
@@ -352,15 +363,19 @@ class Clock:
             used += at - now
             break
         settled = ByColor(time, other_time) if mover == WHITE else ByColor(other_time, time)
-        return replace(
-            self,
-            settled=settled,
-            since=at,
-            turn_used=used,
-            turn_charged=charged,
-            flags=flags,
-            period_index=index,
-            period_start=start,
+        return Clock(
+            self.control,
+            settled,
+            mover,
+            True,
+            True,
+            at,
+            used,
+            charged,
+            self.moves,
+            index,
+            start,
+            flags,
         )
 
     def __repr__(self) -> str:

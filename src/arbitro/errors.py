@@ -10,7 +10,7 @@ article of the Laws where one applies, and a message that reads in Spanish and E
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar, Self, cast
 
 from arbitro.i18n import Text, gettext
 
@@ -68,6 +68,12 @@ class _CodedError(ArbitroError):
         self, code: str, template: str, /, *, article: str | None = None, **params: object
     ) -> None:
         super().__init__(template, code=code, article=article, **params)
+
+    @classmethod
+    def like(cls, error: ArbitroError) -> Self:
+        """An error of this class with the code, message and article of ``error``."""
+        params = cast(dict[str, Any], dict(error.text.params))
+        return cls(error.code, error.text.template, article=error.article, **params)
 
 
 class ClockError(_CodedError):

@@ -159,7 +159,9 @@ def load(path: str | Path) -> list[Scenario]:
     try:
         data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as error:
-        raise ScenarioError(N_("{path}: cannot be read: {error}."), path=name, error=str(error))
+        raise ScenarioError(
+            N_("{path}: cannot be read: {error}."), path=name, error=str(error)
+        ) from None
     except yaml.YAMLError as error:
         raise ScenarioError(
             N_("{path}: not valid YAML: {error}."), path=name, error=str(error)
@@ -180,7 +182,9 @@ def _scenario(path: str, data: Any, number: int, count: int) -> Scenario:
         raise _fail(where, "a scenario is a mapping of keys (title, edition, actions, ...)")
     unknown = sorted(set(data) - TOP_KEYS)
     if unknown:
-        raise _fail(where, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(TOP_KEYS))}")
+        raise _fail(
+            where, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(TOP_KEYS))}"
+        )
     title = data.get("title")
     if not isinstance(title, str) or not title.strip():
         raise _fail(where, "'title' is required (one line)")
@@ -271,7 +275,8 @@ def _check_expect(where: str, expect: Any) -> None:
     unknown = sorted(set(expect) - EXPECT_KEYS)
     if unknown:
         raise _fail(
-            where, f"unknown expectation(s) {', '.join(unknown)}; known: {', '.join(sorted(EXPECT_KEYS))}"
+            where,
+            f"unknown expectation(s) {', '.join(unknown)}; known: {', '.join(sorted(EXPECT_KEYS))}",
         )
     if "result" in expect and expect["result"] not in RESULTS:
         raise _fail(where, f"'result' must be one of {', '.join(RESULTS)}")
@@ -300,10 +305,10 @@ def move_list(moves: str | list[Any]) -> list[str]:
     tokens = moves.split() if isinstance(moves, str) else [str(m) for m in moves]
     result = []
     for token in tokens:
-        token = re.sub(r"^\d+\.+", "", token)
-        if not token or token in RESULTS or token == "(=)":
+        move = re.sub(r"^\d+\.+", "", token)
+        if not move or move in RESULTS or move == "(=)":
             continue
-        result.append(token)
+        result.append(move)
     return result
 
 
@@ -395,9 +400,7 @@ def _compare_state(expected: Mapping[str, Any], state: GameState) -> Iterator[st
                 want = parse_time(value)
                 have = state.clock.white if side == "white" else state.clock.black
                 if abs(want - have) >= CLOCK_TOLERANCE_MS:
-                    yield (
-                        f"clock.{side}: expected {_clock_text(want)}, got {_clock_text(have)}"
-                    )
+                    yield (f"clock.{side}: expected {_clock_text(want)}, got {_clock_text(have)}")
     if "fen" in expected:
         want_fen, have_fen = _fen_key(str(expected["fen"])), _fen_key(state.fen)
         if want_fen != have_fen:

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from arbitro import __version__
-from arbitro.cli import clock, scenario, timecontrol
+from arbitro.cli import clock, editions, scenario, timecontrol
 from arbitro.errors import ArbitroError
 from arbitro.i18n import language_from_environment
 
@@ -31,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     clock.register(commands)
     timecontrol.register(commands)
     scenario.register(commands)
+    editions.register(commands)
     return parser
 
 

@@ -10,13 +10,14 @@ import datetime
 from dataclasses import replace
 from itertools import product
 
-from arbitro.editions import (
+from arbitro.editions.model import (
     ClaimDeadline,
     Edition,
     FlagDrawRule,
     IllegalMovePolicy,
     QuickplayFinish,
     Supervision,
+    register,
 )
 from arbitro.gamekind import THRESHOLDS, Kind
 
@@ -46,7 +47,7 @@ def _per_kind(
 def _flags(rapid_adequate: bool, blitz_adequate: bool) -> dict[tuple[Kind, Supervision], bool]:
     """Standard play: the arbiter calls flags; rapid and blitz as given when supervision is
     adequate; never when it is not."""
-    table = {(kind, sup): False for kind, sup in product(Kind, Supervision)}
+    table = dict.fromkeys(product(Kind, Supervision), False)
     table[(STANDARD, ADEQUATE)] = table[(STANDARD, INADEQUATE)] = True
     table[(RAPID, ADEQUATE)] = rapid_adequate
     table[(BLITZ, ADEQUATE)] = blitz_adequate
@@ -222,7 +223,7 @@ _ARTICLES_2014 = {
     "both-flags": "6.11",
     "illegal-move": "7.5.3",
     "illegal-move-draw": "7.5.3",
-    "quickplay-finish": "G.4",
+    "quickplay-finish": "G.5",
     "points": "10.1",
     "penalties": "12.9",
     "arbiter-decision": "12.9",
@@ -237,15 +238,14 @@ FIDE_2014 = replace(
     name="FIDE Laws of Chess 2014",
     adopted="Tallinn, Oct 2013",
     in_force=datetime.date(2014, 7, 1),
-    appendices="A rapid, B blitz, C notation, D blind, E adjourned, F Chess960, "
-    "G quickplay finish",
+    appendices="A rapid, B blitz, C notation, D blind, E adjourned, F Chess960, G quickplay finish",
     kind_thresholds=THRESHOLDS["fide-2014"],
     illegal_moves=_per_kind(
         _STANDARD_2014,
         replace(_STANDARD_2014, article="A.3"),
         _LOSES_2014,
         replace(_LOSES_2014, article="B.3"),
-        replace(_LOSES_2014, arbiter_acts=False, article="B.3"),
+        replace(_LOSES_2014, article="B.3"),
     ),
     incorrect_claim_s={STANDARD: 120, RAPID: 120, BLITZ: 120},
     incorrect_claim_article="9.5.3",
@@ -255,7 +255,7 @@ FIDE_2014 = replace(
     press_without_move_is_illegal=False,
     unpromoted_pawn_becomes_queen=True,
     quickplay_finish=QuickplayFinish(
-        kinds=frozenset({STANDARD, RAPID}), without_increment_only=True, article="G.4"
+        kinds=frozenset({STANDARD, RAPID}), without_increment_only=True, article="G.5"
     ),
     articles=_ARTICLES_2014,
     uncertain=frozenset(
@@ -273,7 +273,7 @@ _ARTICLES_2017 = {
     "illegal-move": "7.5.5",
     "illegal-move-draw": "7.5.5",
     "press-without-move": "7.5.3",
-    "quickplay-finish": "Guidelines III.4",
+    "quickplay-finish": "Guidelines III.5",
 }
 
 FIDE_2017 = replace(
@@ -290,19 +290,22 @@ FIDE_2017 = replace(
         replace(_STANDARD_2017, article="A.3"),
         replace(_LOSES_2014, article="A.4.2"),
         replace(_LOSES_2014, article="B.3"),
-        replace(_LOSES_2014, arbiter_acts=False, article="B.3"),
+        replace(_LOSES_2014, article="B.3"),
     ),
     fivefold="any",
+    agreement_needs_a_move_each=True,
     press_without_move_is_illegal=True,
     quickplay_finish=QuickplayFinish(
         kinds=frozenset({STANDARD, RAPID}),
         without_increment_only=True,
-        article="Guidelines III.4",
+        article="Guidelines III.5",
     ),
     articles=_ARTICLES_2017,
     uncertain=frozenset({"agreement_needs_a_move_each", "articles.flag-claim"}),
     notes="Pressing the clock without a move is an illegal move. Five occurrences of a "
-    "position in any order draw. Quickplay finish in Guidelines III, not part of the Laws.",
+    "position in any order draw. A draw by agreement needs both players to have made a move "
+    "(5.2.3; the research is unsure whether this came in 2017 or 2023). Quickplay finish in "
+    "Guidelines III, not part of the Laws.",
 )
 
 # -- 2018: Goynuk 2017 --------------------------------------------------------------------------
@@ -340,7 +343,6 @@ FIDE_2023 = replace(
     illegal_moves=_per_kind(_STANDARD_2017, _RAPID_2023, _RAPID_2023, _BLITZ_2018, _BLITZ_2018),
     incorrect_claim_s={STANDARD: 120, RAPID: 60, BLITZ: 60},
     resign_against_bare_king_draws=True,
-    agreement_needs_a_move_each=True,
     uncertain=frozenset({"illegal_moves.blitz", "articles.flag-claim"}),
     notes="Rapid and blitz: 1st illegal move +1 min, 2nd loses (a blitz game with one arbiter "
     "per game may read as 2 min). Resigning when the opponent cannot checkmate is a draw. A "
@@ -399,7 +401,7 @@ CLUB_BLITZ = replace(
 )
 
 EDITIONS: dict[str, Edition] = {
-    edition.id: edition
+    register(edition).id: edition
     for edition in (
         FIDE_2001,
         FIDE_2005,

@@ -28,7 +28,7 @@ import chess
 
 from arbitro.adjudication import cannot_checkmate, has_bare_material, is_dead_position
 from arbitro.clock import Clock
-from arbitro.color import BLACK, WHITE, ByColor, Color, color_name, parse_color
+from arbitro.color import BLACK, WHITE, ByColor, Color, parse_color
 from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePolicy
 from arbitro.errors import ClockError, GameError
 from arbitro.game.events import COMMANDS, BoardMode, Event, GameSetup
@@ -94,7 +94,13 @@ def _actor(by: str) -> Color | None:
         ) from None
 
 
+_PLAYERS: dict[str, Color] = {"white": WHITE, "black": BLACK}
+
+
 def _player(by: str) -> Color:
+    fast = _PLAYERS.get(by)
+    if fast is not None:
+        return fast
     color = _actor(by)
     if color is None:
         raise _refuse("not-a-player", N_("Only a player can do this, not the arbiter."))
@@ -112,8 +118,10 @@ def _seconds_ms(value: Any, name: str) -> int:
         return round(float(value) * 1000)
     except (TypeError, ValueError):
         raise _refuse(
-            "bad-argument", N_("{name!r} must be seconds or m:ss, not {value!r}."),
-            name=name, value=value,
+            "bad-argument",
+            N_("{name!r} must be seconds or m:ss, not {value!r}."),
+            name=name,
+            value=value,
         ) from None
 
 
@@ -149,6 +157,7 @@ class Game:
         self._illegal = [0, 0]  # black, white (indexed by colour)
         self._must_play: chess.Move | None = None
         self._outcome: Outcome | None = None
+        self._handlers = self._handler_table()
 
     # -- construction and the log -----------------------------------------------------------
 
@@ -196,7 +205,7 @@ class Game:
 
         :raises GameError: for a refused event; nothing is changed.
         """
-        handler = self._handlers().get(event.do)
+        handler = self._handlers.get(event.do)
         if handler is None:
             raise _refuse(
                 "unknown-command",
@@ -423,7 +432,7 @@ class Game:
 
     # -- handlers ---------------------------------------------------------------------------
 
-    def _handlers(self) -> dict[str, Callable[[Event], None]]:
+    def _handler_table(self) -> dict[str, Callable[[Event], None]]:
         return {
             "start": self._on_start,
             "move": self._on_move,
@@ -451,7 +460,8 @@ class Game:
             self._end(self._outcome_for(DRAW, "dead-position", event.at))
 
     def _check_mover(self, color: Color, at: int) -> None:
-        self._check_on(at)
+        if self._outcome is not None or (self._clock is not None and self._flag_outcome(at)):
+            raise _refuse("game-over", N_("The game is over."))
         self._check_started()
         self._check_running()
         if color != self._to_move():
@@ -500,9 +510,7 @@ class Game:
         """Put a resolved move on the board (everything has been checked)."""
         board = self._board
         move = resolved.move
-        changes_material = resolved.legal and (
-            move.promotion is not None or board.is_capture(move)
-        )
+        changes_material = resolved.legal and (move.promotion is not None or board.is_capture(move))
         board.push(move)
         key = board._transposition_key()
         self._keys.append(key)
@@ -522,7 +530,7 @@ class Game:
         """Checkmate, stalemate, dead position, fivefold repetition, 75 moves."""
         board = self._board
         edition = self.edition
-        if not any(board.generate_legal_moves()):
+        if not has_legal_move(board):
             if board.is_check():
                 return self._outcome_for(win_for(not board.turn), "checkmate", at)
             return self._outcome_for(DRAW, "stalemate", at)
@@ -787,8 +795,10 @@ class Game:
         if remaining >= QUICKPLAY_LIMIT_MS or clock.fallen(at)[color] is not None:
             raise _refuse(
                 "claim-not-allowed",
-                N_("A quickplay finish can be claimed only with less than two minutes left, "
-                   "before the flag falls."),
+                N_(
+                    "A quickplay finish can be claimed only with less than two minutes left, "
+                    "before the flag falls."
+                ),
                 article=article,
             )
         self._clock = clock.stop(at) if clock.running else clock
@@ -822,9 +832,7 @@ class Game:
                 self._end(Outcome(win_for(not offender), "illegal-move", article, at))
             return
         seconds = policy.penalty_for(count)
-        queen = (
-            ply.reason == "not-promoted" and self.edition.unpromoted_pawn_becomes_queen
-        )
+        queen = ply.reason == "not-promoted" and self.edition.unpromoted_pawn_becomes_queen
         kept = self._plies[:index]
         if queen:
             promoted = chess.Move(ply.move.from_square, ply.move.to_square, chess.QUEEN)
@@ -873,16 +881,21 @@ class Game:
             return None
         index = completed[-1]
         ply = plies[index]
-        too_late = claimant is not None and (
-            ply.color == claimant or self._pending_move is not None
-        )
-        if too_late:
+        if claimant is None:
+            # The arbiter: too late once the offender's opponent has moved.
+            too_late = ply.legal
+            offender_plies = completed[:-1]
+        else:
+            too_late = ply.color == claimant or self._pending_move is not None
             offender_plies = [i for i in completed if plies[i].color != claimant]
+        if too_late:
             if offender_plies and not plies[offender_plies[-1]].legal:
                 raise _refuse(
                     "claim-not-allowed",
-                    N_("Too late: an illegal move can be claimed only before the claimant makes "
-                       "his own move."),
+                    N_(
+                        "Too late: an illegal move can be claimed only before the claimant makes "
+                        "his own move."
+                    ),
                     article=article,
                 )
             return None
@@ -979,7 +992,7 @@ class Game:
         try:
             return op()
         except ClockError as error:
-            raise GameError(error.code, error.text.template, **dict(error.text.params)) from None
+            raise GameError.like(error) from None
 
     def _arbiter_penalty(self, event: Event) -> None:
         player = self._named_player(event)
@@ -1078,9 +1091,7 @@ class Game:
             )
         reason = event.args.get("reason")
         termination = reason if reason in TERMINATIONS else "arbiter-decision"
-        article = self.edition.article(str(termination)) or self.edition.article(
-            "arbiter-decision"
-        )
+        article = self.edition.article(str(termination)) or self.edition.article("arbiter-decision")
         self._end(Outcome(str(result), str(termination), article, event.at))
 
     def __repr__(self) -> str:
@@ -1089,6 +1100,32 @@ class Game:
             f"<Game {self.edition.id} {self.kind.value} {self.setup.control} "
             f"{len(self._plies)} plies {state.result}>"
         )
+
+
+def has_legal_move(board: chess.Board) -> bool:
+    """Whether the side to move has a legal move; the same answer as
+    ``any(board.generate_legal_moves())``, found faster in the usual case.
+
+    When the king is not in check, a piece that is not pinned can go to any square it attacks
+    that does not hold one of its own pieces, and a pawn that is not pinned can step onto an
+    empty square: either proves a legal move without generating any.
+    """
+    if board.is_check():
+        return any(board.generate_legal_moves())
+    turn = board.turn
+    own = board.occupied_co[turn]
+    king = board.king(turn)
+    if king is None:
+        return any(board.generate_legal_moves())
+    free = own & ~board._slider_blockers(king) & ~board.kings
+    for square in chess.scan_forward(free & ~board.pawns):
+        if board.attacks_mask(square) & ~own:
+            return True
+    pawns = free & board.pawns
+    ahead = (pawns << 8) if turn == WHITE else (pawns >> 8)
+    if ahead & chess.BB_ALL & ~board.occupied:
+        return True
+    return any(board.generate_legal_moves())
 
 
 def _move_text(move: str | chess.Move) -> str:

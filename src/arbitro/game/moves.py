@@ -57,10 +57,13 @@ def resolve(board: chess.Board, text: str | chess.Move, lang: str, physical: boo
         move = text
     else:
         entry = text.strip()
-        if _UCI.match(entry.lower()):
+        if len(entry) in (4, 5) and entry[1].isdigit() and _UCI.match(entry.lower()):
             move = chess.Move.from_uci(entry.lower())
         else:
             move = _from_san(board, entry, lang, physical)
+            if physical and (not board.is_legal(move) or _takes_king(board, move)):
+                return Resolved(move, illegality(board, move))
+            return Resolved(move)  # python-chess reads SAN only as legal moves
     reason = illegality(board, move)
     if reason is not None and not physical:
         raise GameError(
@@ -75,9 +78,9 @@ def resolve(board: chess.Board, text: str | chess.Move, lang: str, physical: boo
 
 def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> chess.Move:
     try:
-        english = to_english_san(entry, lang)
+        english = entry if lang == "en" else to_english_san(entry, lang)
     except NotationError as error:
-        raise GameError(error.code, error.text.template, **dict(error.text.params)) from None
+        raise GameError.like(error) from None
     try:
         return board.parse_san(english)
     except chess.AmbiguousMoveError:
@@ -118,7 +121,8 @@ def _displacement(board: chess.Board, english: str) -> chess.Move | None:
     letter = match.group("piece")
     piece_type = chess.PIECE_SYMBOLS.index(letter.lower()) if letter else chess.PAWN
     promotion = match.group("promotion")
-    capture = "x" in english
+    # A pawn moves sideways only to capture; SAN then names its file.
+    capture = "x" in english or (piece_type == chess.PAWN and match.group("file") is not None)
     candidates = []
     for square in board.pieces(piece_type, board.turn):
         if match.group("file") and chess.square_file(square) != "abcdefgh".index(
@@ -136,7 +140,10 @@ def _displacement(board: chess.Board, english: str) -> chess.Move | None:
 
 
 def _pattern_reaches(
-    piece_type: chess.PieceType, color: chess.Color, start: chess.Square, to: chess.Square,
+    piece_type: chess.PieceType,
+    color: chess.Color,
+    start: chess.Square,
+    to: chess.Square,
     capture: bool,
 ) -> bool:
     if start == to:
@@ -145,10 +152,12 @@ def _pattern_reaches(
     dr = chess.square_rank(to) - chess.square_rank(start)
     if piece_type == chess.PAWN:
         forward = 1 if color == chess.WHITE else -1
-        if capture or df:
+        if capture:
             return abs(df) == 1 and dr == forward
         home = 1 if color == chess.WHITE else 6
-        return df == 0 and (dr == forward or (dr == 2 * forward and chess.square_rank(start) == home))
+        return df == 0 and (
+            dr == forward or (dr == 2 * forward and chess.square_rank(start) == home)
+        )
     if piece_type == chess.KNIGHT:
         return {abs(df), abs(dr)} == {1, 2}
     if piece_type == chess.BISHOP:
@@ -158,6 +167,10 @@ def _pattern_reaches(
     if piece_type == chess.QUEEN:
         return df == 0 or dr == 0 or abs(df) == abs(dr)
     return max(abs(df), abs(dr)) == 1 or (dr == 0 and abs(df) == 2)
+
+
+def _takes_king(board: chess.Board, move: chess.Move) -> bool:
+    return bool(board.kings & board.occupied_co[not board.turn] & chess.BB_SQUARES[move.to_square])
 
 
 def illegality(board: chess.Board, move: chess.Move) -> str | None:
@@ -181,19 +194,27 @@ def illegality(board: chess.Board, move: chess.Move) -> str | None:
             N_("The piece on {square} is not yours."),
             square=chess.square_name(move.from_square),
         )
+    if _takes_king(board, move):
+        # python-chess lets a king left in check be taken; the Laws never do.
+        return "king-capture"
     if board.is_legal(move):
         return None
-    target = board.piece_at(move.to_square)
-    if target is not None and target.piece_type == chess.KING and target.color != board.turn:
-        return "king-capture"
     if move.promotion in (chess.KING, chess.PAWN):
         return "bad-promotion"
     last_rank = chess.square_rank(move.to_square) in (0, 7)
-    if piece.piece_type == chess.PAWN and last_rank and move.promotion is None:
-        if board.is_legal(chess.Move(move.from_square, move.to_square, chess.QUEEN)):
-            return "not-promoted"
+    promotes = chess.Move(move.from_square, move.to_square, chess.QUEEN)
+    if (
+        piece.piece_type == chess.PAWN
+        and last_rank
+        and move.promotion is None
+        and board.is_legal(promotes)
+    ):
+        return "not-promoted"
     if board.is_pseudo_legal(move):
         return "king-left-in-check"
-    if piece.piece_type == chess.KING and chess.square_distance(move.from_square, move.to_square) == 2:
+    if (
+        piece.piece_type == chess.KING
+        and chess.square_distance(move.from_square, move.to_square) == 2
+    ):
         return "castling-not-allowed"
     return "wrong-way"

@@ -127,8 +127,10 @@ def to_english_san(entry: str, lang: str = "en") -> str:
         english = _piece(promo, letters, entry, lang)
         if not english:
             raise NotationError(
-                N_("In {entry!r}, {letter!r} is a pawn in {language}: a pawn cannot promote "
-                   "to a pawn."),
+                N_(
+                    "In {entry!r}, {letter!r} is a pawn in {language}: a pawn cannot promote "
+                    "to a pawn."
+                ),
                 entry=entry,
                 letter=promo,
                 language=letters.language,

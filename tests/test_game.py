@@ -1,0 +1,285 @@
+"""The Laws engine: commands, refusals that change nothing, and the log replayed."""
+
+from __future__ import annotations
+
+import json
+
+import chess
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbitro.errors import GameError
+from arbitro.game import Event, Game
+from arbitro.game.engine import has_legal_move
+
+SCHOLAR = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]
+
+
+def played(
+    moves: list[str], edition: str = "fide-2023", control: str | None = "15+10", **options: object
+) -> Game:
+    game = Game.create(edition, control, **options)
+    game.start(0)
+    for index, move in enumerate(moves):
+        game.play("white" if index % 2 == 0 else "black", move, (index + 1) * 1000)
+    return game
+
+
+def fingerprint(game: Game, at: int) -> tuple[str, str]:
+    return game.to_json(), json.dumps(game.state(at).to_dict(), sort_keys=True)
+
+
+@pytest.mark.law("5.1.1")
+def test_checkmate_ends_the_game_at_once() -> None:
+    game = played([*SCHOLAR, "Qxf7#"])
+    state = game.state()
+    assert (state.result, state.termination, state.article) == ("1-0", "checkmate", "5.1.1")
+    assert state.points is not None and state.points.white == 1.0
+    with pytest.raises(GameError) as caught:
+        game.play("black", "Ke7", 9000)
+    assert caught.value.code == "game-over"
+
+
+@pytest.mark.law("5.1(a)")
+def test_a_mating_move_made_but_not_pressed_ends_the_game() -> None:
+    game = played(SCHOLAR, "fide-2001", "90+30")
+    game.move("white", "Qxf7", 10_000)
+    assert game.state().termination == "checkmate"
+    assert game.state().article == "5.1(a)"
+
+
+@pytest.mark.law("5.2.1")
+def test_stalemate_position() -> None:
+    game = Game.create("fide-2023", "5+3", start="7k/8/5QK1/8/8/8/8/8 w - - 0 1")
+    game.start(0)
+    game.play("white", "Qf7", 1000)
+    assert game.state().termination == "stalemate"
+    assert game.state().result == "1/2-1/2"
+
+
+@pytest.mark.law("5.2.2")
+def test_dead_position_after_the_last_capture() -> None:
+    game = Game.create("fide-2023", "5+3", start="8/8/4k3/8/3nK3/8/8/7B w - - 0 1")
+    game.start(0)
+    game.play("white", "Kxd4", 1000)
+    assert game.state().termination == "dead-position"
+
+
+def test_enforced_board_refuses_an_illegal_move_and_changes_nothing() -> None:
+    game = played(["e4"])
+    before = fingerprint(game, 5000)
+    with pytest.raises(GameError) as caught:
+        game.play("black", "Bb4", 3000)
+    assert caught.value.code == "illegal-move"
+    assert caught.value.article == "3.10.1"
+    assert "no se puede mover" in caught.value.message("es") or caught.value.message("es")
+    assert fingerprint(game, 5000) == before
+
+
+def test_not_your_turn() -> None:
+    game = played(["e4"])
+    with pytest.raises(GameError) as caught:
+        game.play("white", "d4", 3000)
+    assert caught.value.code == "not-your-turn"
+
+
+def test_physical_board_records_a_king_left_in_check() -> None:
+    game = Game.create(
+        "fide-2023", "3+2", board="physical", start="4k3/8/8/8/8/8/4r3/4K3 w - - 0 1"
+    )
+    game.start(0)
+    game.play("white", "Kd1", 1000)  # legal
+    game.play("black", "Rd2", 2000)  # check
+    game.play("white", "Kc1", 3000)  # legal escape... now leave the king in check:
+    game.play("black", "Rc2", 4000)
+    game.play("white", "Kb1", 5000)
+    game.play("black", "Kd8", 6000)
+    game.play("white", "Kb2", 7000)  # moves into the rook's attack: illegal, recorded
+    assert game.plies[-1].reason == "king-left-in-check"
+
+
+def test_physical_board_pawn_not_promoted() -> None:
+    game = Game.create("fide-2023", "3+2", board="physical", start="8/4P3/8/8/8/k7/8/4K3 w - - 0 1")
+    game.start(0)
+    game.play("white", "e7e8", 1000)
+    assert game.plies[-1].reason == "not-promoted"
+    game.claim("black", "illegal-move", 2000)
+    # 2014 onward the pawn becomes a queen and the move stands.
+    assert game.board.piece_at(chess.E8) == chess.Piece(chess.QUEEN, chess.WHITE)
+    assert game.state().illegal_moves.white == 1
+
+
+@pytest.mark.law("9.2")
+def test_threefold_claim_with_the_declared_move() -> None:
+    moves = ["Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1"]
+    game = played(moves)
+    game.claim("black", "threefold", 9000, move="Ng8")
+    state = game.state()
+    assert (state.termination, state.claim) == ("threefold-repetition", "upheld")
+
+
+@pytest.mark.law("9.5.3")
+def test_an_incorrect_claim_costs_time_and_stands_as_a_draw_offer() -> None:
+    game = played(["e4", "e5"], "fide-2023", "90+30")
+    before = game.state(3000).clock
+    game.claim("white", "threefold", 3000)
+    state = game.state(3000)
+    assert state.claim == "rejected"
+    assert state.pending == "draw-offer"
+    assert state.clock is not None and before is not None
+    assert state.clock.black == before.black + 120_000
+    game.accept_draw("black", 4000)
+    assert game.state().termination == "agreement"
+
+
+def test_json_log_replays_to_the_same_state() -> None:
+    game = played(SCHOLAR, "fide-2018", "3+2", board="physical")
+    game.offer_draw("black", 7000)
+    again = Game.from_json(game.to_json())
+    assert fingerprint(again, 20_000) == fingerprint(game, 20_000)
+
+
+def test_unknown_command_and_bad_actor() -> None:
+    game = played([])
+    with pytest.raises(GameError) as caught:
+        game.apply(Event(1, "white", "castle-queenside"))
+    assert caught.value.code == "unknown-command"
+    with pytest.raises(GameError) as caught:
+        game.apply(Event(1, "spectator", "resign"))
+    assert caught.value.code == "bad-actor"
+
+
+def test_time_cannot_go_backwards() -> None:
+    game = played(["e4"])
+    with pytest.raises(GameError) as caught:
+        game.play("black", "e5", 500)
+    assert caught.value.code == "time-goes-backwards"
+
+
+@pytest.mark.law("6.9")
+def test_standard_flag_fall_seen_by_the_engine() -> None:
+    game = Game.create("fide-2023", "60+0")
+    game.start(0)
+    state = game.state(3_600_000)
+    assert (state.result, state.termination) == ("0-1", "time-forfeit")
+    with pytest.raises(GameError) as caught:
+        game.play("white", "e4", 3_600_001)
+    assert caught.value.code == "game-over"
+
+
+def test_has_legal_move_agrees_with_python_chess_on_special_positions() -> None:
+    for fen in [
+        "7k/8/5QK1/8/8/8/8/8 b - - 0 1",  # stalemate
+        "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "k7/P7/K7/8/8/8/8/8 b - - 0 1",  # stalemate
+        "4k3/4r3/8/8/8/8/4B3/4K3 w - - 0 1",  # pinned bishop, king moves
+        "8/8/8/8/8/5k2/4p3/4K3 w - - 0 1",
+        "4k3/8/8/8/8/8/3PPP2/3QKB2 w - - 0 1",
+    ]:
+        board = chess.Board(fen)
+        assert has_legal_move(board) == any(board.generate_legal_moves()), fen
+
+
+@settings(max_examples=60)
+@given(st.data())
+def test_has_legal_move_agrees_with_python_chess_in_random_games(data: st.DataObject) -> None:
+    board = chess.Board()
+    for _ in range(data.draw(st.integers(0, 120))):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[data.draw(st.integers(0, len(moves) - 1))])
+        assert has_legal_move(board) == any(board.generate_legal_moves())
+
+
+# -- properties over random sequences of commands ----------------------------------------------
+
+COMMANDS = [
+    "move", "press", "play", "play", "play", "offer-draw", "accept-draw", "decline-draw",
+    "claim", "resign", "stop-clocks", "restart-clocks", "arbiter",
+]  # fmt: skip
+CLAIMS = ["threefold", "fifty-moves", "time", "both-flags", "illegal-move", "quickplay-finish"]
+ARBITER = [
+    {"action": "add-time", "player": "white", "seconds": 60},
+    {"action": "set-clock", "white": "1:00", "black": 30},
+    {"action": "penalty", "player": "black", "penalty": "warning"},
+    {"action": "penalty", "player": "white", "penalty": "time-deducted", "seconds": 30},
+    {"action": "decide", "decision": "reject"},
+    {"action": "decide", "decision": "postpone"},
+    {"action": "restore", "ply": 0},
+    {"action": "restore", "ply": 3},
+    {"action": "result", "result": "1/2-1/2", "reason": "agreement"},
+    {"action": "bogus"},
+]
+
+
+@st.composite
+def sessions(draw: st.DrawFn) -> tuple[dict[str, object], list[tuple[str, str, int, int]]]:
+    setup = {
+        "edition": draw(
+            st.sampled_from(
+                ["fide-2001", "fide-2009", "fide-2014", "fide-2018", "fide-2023", "club-blitz"]
+            )
+        ),
+        "time_control": draw(st.sampled_from(["3+2", "1+0", "15", "90+30", "5 d3", None])),
+        "board": draw(st.sampled_from(["enforced", "physical"])),
+        "supervision": draw(st.sampled_from(["adequate", "inadequate"])),
+    }
+    steps = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(COMMANDS),
+                st.sampled_from(["white", "black", "arbiter"]),
+                st.integers(0, 40_000),
+                st.integers(0, 1_000),
+            ),
+            max_size=40,
+        )
+    )
+    return setup, steps
+
+
+def event_for(game: Game, step: tuple[str, str, int, int], at: int) -> Event:
+    command, by, _, pick = step
+    args: dict[str, object] = {}
+    if command in ("move", "play"):
+        board = game.board
+        legal = [m.uci() for m in board.legal_moves]
+        wild = ["e2e5", "a1h8", "e7e8", "e1g1", "Bb4", "Nf3", "zz", "0-0"]
+        pool = legal + wild if legal else wild
+        args["move"] = pool[pick % len(pool)]
+    elif command == "claim":
+        args["claim"] = CLAIMS[pick % len(CLAIMS)]
+    elif command == "arbiter":
+        by = "arbiter" if pick % 7 else by
+        args = dict(ARBITER[pick % len(ARBITER)])
+    return Event(at, by, command, args)
+
+
+@settings(max_examples=150)
+@given(sessions())
+def test_random_commands_refuse_cleanly_and_refusals_change_nothing(
+    session: tuple[dict[str, object], list[tuple[str, str, int, int]]],
+) -> None:
+    setup, steps = session
+    game = Game.create(
+        str(setup["edition"]),
+        setup["time_control"],  # type: ignore[arg-type]
+        board=str(setup["board"]),
+        supervision=str(setup["supervision"]),
+    )
+    game.start(0)
+    at = 0
+    for step in steps:
+        at += step[2]
+        event = event_for(game, step, at)
+        probe = at + 50_000
+        before = fingerprint(game, probe)
+        try:
+            game.apply(event)
+        except GameError as error:
+            assert error.code and error.message("es") and error.message("en")
+            assert fingerprint(game, probe) == before, f"refused {event} changed the game"
+    replayed = Game.from_json(game.to_json())
+    assert fingerprint(replayed, at + 50_000) == fingerprint(game, at + 50_000)
