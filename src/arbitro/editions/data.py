@@ -150,9 +150,9 @@ FIDE_2005 = replace(
 
 _STANDARD_2009 = replace(_STANDARD_2001, draw_if_cannot_checkmate=True)
 _RAPID_2009_INADEQUATE = replace(
-    _STANDARD_2009, arbiter_acts=False, deadline=NEXT, arbiter_acts_on_obvious=True, article="A5"
+    _STANDARD_2009, arbiter_acts=False, deadline=NEXT, arbiter_acts_on_obvious=True, article="A4"
 )
-_RAPID_2009_ADEQUATE = replace(_STANDARD_2009, article="A4")
+_RAPID_2009_ADEQUATE = replace(_STANDARD_2009, article="A3")
 _BLITZ_2009 = replace(_BLITZ_2001, article="B3")
 
 FIDE_2009 = replace(
@@ -175,9 +175,7 @@ FIDE_2009 = replace(
         **_ARTICLES_2001,
         "illegal-move-draw": "7.4(b)",
         "flag-claim": "A4",
-        "both-flags": "6.10",
-        "illegal-move-rapid": "A4",
-        "illegal-move-blitz": "B3",
+        "both-flags": "6.11",
     },
     uncertain=frozenset({"articles.both-flags", "articles.flag-claim"}),
     notes="The third illegal move is a draw, not a loss, when the opponent cannot checkmate. "

@@ -759,7 +759,9 @@ class Game:
         last_period = all(
             not clock.control.has_period(clock.period_of(side) + 1) for side in (WHITE, BLACK)
         )
-        if self.edition.both_flags_always_draw or last_period:
+        # Where only claims make flags fall (rapid and blitz without an arbiter calling them),
+        # both flags down is a draw; where the arbiter sees flags, the edition decides.
+        if not self._sees_flags or self.edition.both_flags_always_draw or last_period:
             self._last_claim = "upheld"
             self._end(self._outcome_for(DRAW, "both-flags", at))
         else:
@@ -1055,10 +1057,9 @@ class Game:
                 Penalty(claim.claimant, "time-added-to-opponent", ms // 1000, article, at)
             )
         if decision == "reject":
+            # The claim stays a draw offer until the opponent answers it (9.1).
             self._pending_claim = None
             self._last_claim = "rejected"
-            if self._offer == claim.claimant:
-                self._offer = None
         else:
             self._last_claim = "pending"
 

@@ -109,6 +109,7 @@ def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> ches
 def _displacement(board: chess.Board, english: str) -> chess.Move | None:
     """The one piece that could have made an illegal SAN move, by the pattern of its moves
     alone (ignoring pieces in the way, pins and check); ``None`` if none or several."""
+    english = english.rstrip("+#!?")
     if english.startswith("O-O"):
         rank = 0 if board.turn == chess.WHITE else 7
         king = chess.square(4, rank)

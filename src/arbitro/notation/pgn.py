@@ -67,6 +67,10 @@ class MainlineCollector(chess.pgn.BaseVisitor[MainlineRecord]):
         return chess.pgn.SKIP
 
     def begin_parse_san(self, board: chess.Board, san: str) -> chess.pgn.SkipType:
+        if not board.move_stack:
+            # The reader recognises a variation only after a move on its board; as its board
+            # never moves here, give it a null move so that variations are still skipped.
+            board.push(chess.Move.null())
         record = self.record
         record.sans.append(san)
         record.clocks.append(None)
