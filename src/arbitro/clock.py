@@ -128,38 +128,37 @@ class Clock:
                 if self.turn == WHITE
                 else N_("Black's clock is running, not White's."),
             )
-        clock = self._settle(at)
-        mover = clock.turn
-        index = clock.period_index[mover]
-        period = clock.control.period(index)
-        time = clock.settled[mover]
+        self._check_time(at)
+        mover = self.turn
+        time, other_time, _, charged, flags, periods, starts = self._run(at)
+        index = periods[mover]
+        period = self.control.period(index)
         # A clock at zero (its flag down) gets no increment or delay; only a new period's time
         # (as digital clocks do when the move count of the period is reached).
         if time > 0:
             time += period.increment_ms
             if period.delay_kind is DelayKind.BRONSTEIN:
-                time += min(clock.turn_charged, period.delay_ms)
-        moves = clock.moves[mover] + 1
-        period_start = clock.period_start[mover]
-        if period.moves is not None and moves - period_start == period.moves:
+                time += min(charged, period.delay_ms)
+        moves = self.moves[mover] + 1
+        if period.moves is not None and moves - starts[mover] == period.moves:
             # The last move of the period: the next period's time is added (it repeats).
-            index += 1
-            period_start = moves
-            time += clock.control.period(index).time_ms
-        # Built field by field: this is the hot path of every replay.
+            periods = periods.replace(mover, index + 1)
+            starts = starts.replace(mover, moves)
+            time += self.control.period(index + 1).time_ms
+        # Built once, field by field: this is the hot path of every replay.
         return Clock(
-            clock.control,
-            clock.settled.replace(mover, time),
+            self.control,
+            ByColor(time, other_time) if mover == WHITE else ByColor(other_time, time),
             not mover,
             True,
             True,
             at,
             0,
             0,
-            clock.moves.replace(mover, moves),
-            clock.period_index.replace(mover, index),
-            clock.period_start.replace(mover, period_start),
-            clock.flags,
+            self.moves.replace(mover, moves),
+            periods,
+            starts,
+            flags,
         )
 
     def stop(self, at: int) -> Clock:
@@ -313,6 +312,30 @@ class Clock:
         self._check_time(at)
         if not self.running or at == self.since:
             return self if at == self.since else replace(self, since=at)
+        time, other_time, used, charged, flags, index, start = self._run(at)
+        mover = self.turn
+        settled = ByColor(time, other_time) if mover == WHITE else ByColor(other_time, time)
+        return Clock(
+            self.control,
+            settled,
+            mover,
+            True,
+            True,
+            at,
+            used,
+            charged,
+            self.moves,
+            index,
+            start,
+            flags,
+        )
+
+    def _run(
+        self, at: int
+    ) -> tuple[int, int, int, int, ByColor[int | None], ByColor[int], ByColor[int]]:
+        """Run the mover's clock from ``since`` to ``at`` (``at >= since``, clocks running):
+        (mover's time, opponent's time, turn used, turn charged, flags, periods, period
+        starts)."""
         mover = self.turn
         other = not mover
         now = self.since
@@ -362,21 +385,7 @@ class Clock:
                 continue
             used += at - now
             break
-        settled = ByColor(time, other_time) if mover == WHITE else ByColor(other_time, time)
-        return Clock(
-            self.control,
-            settled,
-            mover,
-            True,
-            True,
-            at,
-            used,
-            charged,
-            self.moves,
-            index,
-            start,
-            flags,
-        )
+        return time, other_time, used, charged, flags, index, start
 
     def __repr__(self) -> str:
         state = "running" if self.running else ("stopped" if self.started else "not started")

@@ -158,6 +158,8 @@ class Game:
         self._must_play: chess.Move | None = None
         self._outcome: Outcome | None = None
         self._handlers = self._handler_table()
+        self._deadline_clock: Clock | None = None
+        self._deadline: int | None = None
 
     # -- construction and the log -----------------------------------------------------------
 
@@ -374,15 +376,17 @@ class Game:
         clock = self._clock
         if clock is None or not self._started or not self._sees_flags:
             return None
-        instants = [i for i in (clock.flags.white, clock.flags.black) if i is not None]
-        if clock.running:
-            projected = clock.flag_at(clock.turn)
-            if projected is not None:
-                instants.append(projected)
-        if not instants:
-            return None
-        first = min(instants)
-        if first > at:
+        if clock is not self._deadline_clock:
+            # The first instant a flag falls only changes when the clock does: cache it.
+            instants = [i for i in (clock.flags.white, clock.flags.black) if i is not None]
+            if clock.running:
+                projected = clock.flag_at(clock.turn)
+                if projected is not None:
+                    instants.append(projected)
+            self._deadline_clock = clock
+            self._deadline = min(instants) if instants else None
+        first = self._deadline
+        if first is None or first > at:
             return None
         fallen = clock.fallen(first)
         loser = WHITE if fallen.white is not None and fallen.white <= first else BLACK
@@ -460,11 +464,21 @@ class Game:
             self._end(self._outcome_for(DRAW, "dead-position", event.at))
 
     def _check_mover(self, color: Color, at: int) -> None:
-        if self._outcome is not None or (self._clock is not None and self._flag_outcome(at)):
+        clock = self._clock
+        if self._outcome is not None or (clock is not None and self._flag_outcome(at)):
             raise _refuse("game-over", N_("The game is over."))
-        self._check_started()
-        self._check_running()
-        if color != self._to_move():
+        if not self._started:
+            self._check_started()
+        if clock is not None and not clock.running:
+            self._check_running()
+        pending = self._pending_move
+        if pending is not None:
+            to_move = pending.color
+        elif clock is not None:
+            to_move = clock.turn
+        else:
+            to_move = self._board.turn
+        if color != to_move:
             raise _refuse(
                 "not-your-turn",
                 N_("It is not White's turn.") if color == WHITE else N_("It is not Black's turn."),
@@ -1119,13 +1133,13 @@ def has_legal_move(board: chess.Board) -> bool:
     if king is None:
         return any(board.generate_legal_moves())
     free = own & ~board._slider_blockers(king) & ~board.kings
-    for square in chess.scan_forward(free & ~board.pawns):
-        if board.attacks_mask(square) & ~own:
-            return True
     pawns = free & board.pawns
     ahead = (pawns << 8) if turn == WHITE else (pawns >> 8)
     if ahead & chess.BB_ALL & ~board.occupied:
         return True
+    for square in chess.scan_forward(free & ~board.pawns):
+        if board.attacks_mask(square) & ~own:
+            return True
     return any(board.generate_legal_moves())
 
 

@@ -9,7 +9,7 @@ client says (UCI, or SAN in any language of :mod:`arbitro.notation`) into a
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import chess
 
@@ -35,8 +35,7 @@ REASONS: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
-class Resolved:
+class Resolved(NamedTuple):
     """A move read from what was said, and the reason it is illegal (``None`` if legal)."""
 
     move: chess.Move

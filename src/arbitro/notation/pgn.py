@@ -81,12 +81,14 @@ class MainlineCollector(chess.pgn.BaseVisitor[MainlineRecord]):
         record = self.record
         if not record.sans:
             return
-        clk = _CLK.search(comment)
-        if clk:
-            record.clocks[-1] = _hms(clk)
-        emt = _EMT.search(comment)
-        if emt:
-            record.spent[-1] = _hms(emt)
+        if "%clk" in comment:
+            clk = _CLK.search(comment)
+            if clk:
+                record.clocks[-1] = _hms(clk)
+        if "%emt" in comment:
+            emt = _EMT.search(comment)
+            if emt:
+                record.spent[-1] = _hms(emt)
 
     def visit_result(self, result: str) -> None:
         self.record.result = result
