@@ -32,7 +32,7 @@ from arbitro.color import BLACK, WHITE, ByColor, Color, parse_color
 from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePolicy
 from arbitro.errors import ClockError, GameError
 from arbitro.game.events import COMMANDS, BoardMode, Event, GameSetup
-from arbitro.game.moves import REASONS, Resolved, resolve
+from arbitro.game.moves import Resolved, resolve
 from arbitro.game.state import (
     RESULTS,
     TERMINATIONS,
@@ -43,7 +43,7 @@ from arbitro.game.state import (
     win_for,
 )
 from arbitro.gamekind import Kind
-from arbitro.i18n import N_, Text
+from arbitro.i18n import N_
 from arbitro.timecontrol import TimeControl
 
 DRAW = "1/2-1/2"
@@ -1145,11 +1145,6 @@ def has_legal_move(board: chess.Board) -> bool:
 
 def _move_text(move: str | chess.Move) -> str:
     return move.uci() if isinstance(move, chess.Move) else move
-
-
-def reason_text(code: str) -> Text:
-    """The message for an illegality reason code."""
-    return Text(REASONS.get(code, code))
 
 
 __all__ = ["Game", "GameState", "Outcome", "Penalty", "Ply"]

@@ -14,9 +14,10 @@ from typing import Any
 import chess
 
 from arbitro.editions import Edition, Supervision
-from arbitro.errors import GameError
+from arbitro.errors import ArbitroError, GameError
 from arbitro.gamekind import Kind
 from arbitro.i18n import N_
+from arbitro.notation.letters import letters_for
 from arbitro.timecontrol import TimeControl
 
 ACTORS = ("white", "black", "arbiter")
@@ -130,6 +131,10 @@ class GameSetup:
             sup = Supervision(supervision)
         except ValueError as error:
             raise GameError("bad-setup", N_("Bad game setup: {error}."), error=str(error)) from None
+        try:
+            letters_for(notation)
+        except ArbitroError as error:
+            raise GameError.like(error) from None
         fen = chess.STARTING_FEN if start in (None, "startpos") else str(start)
         try:
             chess.Board(fen)
