@@ -1,35 +1,153 @@
 """Who can still checkmate.
 
 The Laws ask in several places whether a side can checkmate "by any possible series of legal
-moves": a dead position ends the game (5.2.2), a fallen flag only draws when the opponent
-cannot mate (6.9), a blitz illegal-move claim draws when the claimant cannot mate.
+moves" — the opponent cooperating: a dead position ends the game (5.2.2), a fallen flag only
+draws when the opponent cannot mate (6.9), a blitz illegal-move claim draws when the claimant
+cannot mate.
 
-For now the answers rest on material alone (king; king and one minor piece; kings and bishops
-all on squares of one colour), which is sound — it never says "cannot mate" when a mate exists
-— but does not see locked pawn chains and similar positions.
+Two tools answer it, and :func:`can_checkmate` combines them:
+
+- a sound static analysis (:mod:`arbitro.adjudication.static`) that proves "cannot mate" from
+  material, bishops' colours and locked pawn structures — quick mode uses only this;
+- a bounded cooperative search (:mod:`arbitro.adjudication.search`) for a mating line, which
+  proves "can mate" with the line, or "cannot mate" when it exhausts every continuation.
+
+Neither ever answers "no" when a mate exists; when neither decides, the answer is ``unknown``.
 
 >>> import chess
->>> cannot_checkmate(chess.Board("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), chess.WHITE)
-True
+>>> can_checkmate(chess.Board("8/8/4k3/8/8/3NK3/8/8 w - - 0 1"), chess.WHITE).answer
+'no'
 >>> is_dead_position(chess.Board("8/8/4k3/8/8/3BK3/8/8 w - - 0 1"))
 True
 """
 
 from __future__ import annotations
 
+from typing import Literal
+
 import chess
 
-__all__ = ["cannot_checkmate", "has_bare_material", "is_dead_position"]
+from arbitro.adjudication.search import find_mate
+from arbitro.adjudication.static import prove_cannot_mate
+from arbitro.adjudication.verdict import Verdict
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "Verdict",
+    "can_checkmate",
+    "cannot_checkmate",
+    "has_bare_material",
+    "is_dead_position",
+    "may_be_dead",
+]
+
+#: Nodes the full mode's search may visit per question.
+DEFAULT_LIMIT = 100_000
+
+Mode = Literal["quick", "full"]
+
+
+def can_checkmate(
+    board: chess.Board, color: chess.Color, mode: Mode = "full", limit: int = DEFAULT_LIMIT
+) -> Verdict:
+    """Can ``color`` checkmate by some series of legal moves (the opponent cooperating)?
+
+    ``quick`` only ever proves "cannot mate" (else ``unknown``); ``full`` also searches for a
+    mating line within ``limit`` nodes.
+
+    :raises ValueError: for an unknown ``mode``.
+    """
+    if mode not in ("quick", "full"):
+        raise ValueError(f"mode is 'quick' or 'full', not {mode!r}")
+    if not _analysable(board):
+        # A position a physical board can hold but the Laws cannot (a king missing, a pawn on
+        # its last rank): nothing is proved either way.
+        return Verdict("unknown", "not a position of a legal game: nothing can be proved")
+    reason = prove_cannot_mate(board.copy(stack=False), color)
+    if reason is not None:
+        if reason == "insufficient material":
+            reason = material_reason(board, color)
+        return Verdict("no", reason)
+    if mode == "quick":
+        return Verdict("unknown", "the quick analysis proves nothing here")
+    work = board.copy(stack=False)
+    line, exhausted = find_mate(work, color, limit)
+    if line is not None:
+        return Verdict("yes", "", _san_line(board, line))
+    if exhausted:
+        return Verdict("no", "every possible continuation was tried: none ends in mate")
+    return Verdict("unknown", f"no mate found within {limit} positions")
+
+
+def _analysable(board: chess.Board) -> bool:
+    """One king each, no pawn on a last rank, and the side not to move not in check."""
+    kings = board.kings
+    if not (
+        chess.popcount(kings & board.occupied_co[chess.WHITE]) == 1
+        and chess.popcount(kings & board.occupied_co[chess.BLACK]) == 1
+        and not board.pawns & chess.BB_BACKRANKS
+    ):
+        return False
+    waiting = board.king(not board.turn)
+    return waiting is not None and not board.is_attacked_by(board.turn, waiting)
+
+
+def material_reason(board: chess.Board, color: chess.Color) -> str:
+    """Why ``color``'s material cannot mate, in words."""
+    own = board.occupied_co[color] & ~board.kings
+    if not own:
+        return "only a king"
+    if own & board.knights:
+        return "only king and knight"
+    bishops = "bishop" if chess.popcount(own) == 1 else "bishops"
+    return f"only king and {bishops}, and every bishop on the board on squares of one colour"
+
+
+def _san_line(board: chess.Board, line: list[chess.Move]) -> tuple[str, ...]:
+    replay = board.copy(stack=False)
+    sans = []
+    for move in line:
+        sans.append(replay.san(move))
+        replay.push(move)
+    return tuple(sans)
 
 
 def cannot_checkmate(board: chess.Board, color: chess.Color) -> bool:
-    """True only when ``color`` provably cannot checkmate by any series of legal moves."""
-    return board.has_insufficient_material(color)
+    """True only when ``color`` provably cannot checkmate (the full analysis says ``no``).
+
+    Where the analysis cannot decide, the answer is False: a loss on time stands unless it is
+    proved that the opponent could not have mated.
+    """
+    return can_checkmate(board, color).answer == "no"
 
 
 def is_dead_position(board: chess.Board) -> bool:
-    """Neither side can checkmate by any series of legal moves (5.2.2)."""
-    return board.is_insufficient_material()
+    """Neither side can checkmate by any series of legal moves (5.2.2), as the quick (static)
+    analysis proves it."""
+    return (
+        _analysable(board)
+        and prove_cannot_mate(board, chess.WHITE) is not None
+        and prove_cannot_mate(board, chess.BLACK) is not None
+    )
+
+
+def may_be_dead(board: chess.Board) -> bool:
+    """A cheap filter for the engine's check after every capture, promotion or pawn move:
+    False when the position is not worth the static analysis there (pawns that can still
+    step forward together with rooks, queens or more than two minor pieces).
+
+    Skipping a position never makes a wrong draw; a dead position it lets pass is found once a
+    later capture or pawn move locks the last pawns or trades the last heavy pieces.
+    """
+    if board.is_insufficient_material():
+        return True
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    free = ((white_pawns << 8) & chess.BB_ALL | (black_pawns >> 8)) & ~board.pawns
+    if board.pawns and not free:
+        return True  # every pawn is blocked head-on
+    pieces = board.occupied & ~board.pawns & ~board.kings
+    return not (board.rooks | board.queens) and chess.popcount(pieces) <= 2
 
 
 def has_bare_material(board: chess.Board, color: chess.Color) -> bool:

@@ -26,7 +26,12 @@ from typing import Any
 
 import chess
 
-from arbitro.adjudication import cannot_checkmate, has_bare_material, is_dead_position
+from arbitro.adjudication import (
+    cannot_checkmate,
+    has_bare_material,
+    is_dead_position,
+    may_be_dead,
+)
 from arbitro.clock import Clock
 from arbitro.color import BLACK, WHITE, ByColor, Color, parse_color
 from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePolicy
@@ -160,6 +165,7 @@ class Game:
         self._handlers = self._handler_table()
         self._deadline_clock: Clock | None = None
         self._deadline: int | None = None
+        self._deadline_outcome: Outcome | None = None
 
     # -- construction and the log -----------------------------------------------------------
 
@@ -385,12 +391,17 @@ class Game:
                     instants.append(projected)
             self._deadline_clock = clock
             self._deadline = min(instants) if instants else None
+            self._deadline_outcome = None
         first = self._deadline
         if first is None or first > at:
             return None
+        if self._deadline_outcome is not None:
+            return self._deadline_outcome
         fallen = clock.fallen(first)
         loser = WHITE if fallen.white is not None and fallen.white <= first else BLACK
-        return self._time_forfeit(loser, first)
+        # Whether the winner could still mate is asked once per flag fall, not per query.
+        self._deadline_outcome = self._time_forfeit(loser, first)
+        return self._deadline_outcome
 
     def _time_forfeit(self, loser: Color, at: int) -> Outcome:
         winner = not loser
@@ -524,7 +535,12 @@ class Game:
         """Put a resolved move on the board (everything has been checked)."""
         board = self._board
         move = resolved.move
-        changes_material = resolved.legal and (move.promotion is not None or board.is_capture(move))
+        # Only a capture, a promotion or a pawn move can make a position dead.
+        changes_material = resolved.legal and (
+            move.promotion is not None
+            or board.is_capture(move)
+            or board.pawns & chess.BB_SQUARES[move.from_square] != 0
+        )
         board.push(move)
         key = board._transposition_key()
         self._keys.append(key)
@@ -540,7 +556,7 @@ class Game:
             if ending is not None:
                 self._end(ending)
 
-    def _automatic_end(self, material_changed: bool, at: int) -> Outcome | None:
+    def _automatic_end(self, structure_changed: bool, at: int) -> Outcome | None:
         """Checkmate, stalemate, dead position, fivefold repetition, 75 moves."""
         board = self._board
         edition = self.edition
@@ -548,7 +564,7 @@ class Game:
             if board.is_check():
                 return self._outcome_for(win_for(not board.turn), "checkmate", at)
             return self._outcome_for(DRAW, "stalemate", at)
-        if material_changed and is_dead_position(board):
+        if structure_changed and may_be_dead(board) and is_dead_position(board):
             return self._outcome_for(DRAW, "dead-position", at)
         if edition.fivefold is not None and self._fivefold():
             return self._outcome_for(DRAW, "fivefold-repetition", at)

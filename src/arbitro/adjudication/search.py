@@ -1,0 +1,302 @@
+"""A bounded cooperative search for a mating line (a helpmate: the opponent cooperates).
+
+``find_mate(board, color, limit)`` returns ``(line, exhausted)``: ``line`` is a list of moves
+from the position to a checkmate given by ``color`` when one was found, else ``None``;
+``exhausted`` is True only when the search covered every possible continuation and found no
+mate (a proof that ``color`` cannot mate), False when it stopped at the node ``limit``.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+import chess
+
+Key = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
+
+
+def _key(board: chess.Board) -> Key:
+    ep = board.ep_square if board.ep_square is not None and board.has_legal_en_passant() else None
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.occupied_co[chess.BLACK],
+        board.turn,
+        board.clean_castling_rights(),
+        ep,
+    )
+
+
+def _from_key(key: Key, chess960: bool) -> chess.Board:
+    board = chess.Board(None, chess960=chess960)
+    (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        white,
+        black,
+        board.turn,
+        board.castling_rights,
+        board.ep_square,
+    ) = key
+    board.occupied_co[chess.WHITE] = white
+    board.occupied_co[chess.BLACK] = black
+    board.occupied = white | black
+    return board
+
+
+def _knight_distances() -> list[list[int]]:
+    table = []
+    for start in chess.SQUARES:
+        dist = [99] * 64
+        dist[start] = 0
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for sq in frontier:
+                for to in chess.SquareSet(chess.BB_KNIGHT_ATTACKS[sq]):
+                    if dist[to] == 99:
+                        dist[to] = dist[sq] + 1
+                        nxt.append(to)
+            frontier = nxt
+        table.append(dist)
+    return table
+
+
+_KNIGHT = _knight_distances()
+_CHEB = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
+_CORNER = [
+    min(chess.square_distance(s, c) for c in (chess.A1, chess.H1, chess.A8, chess.H8))
+    for s in chess.SQUARES
+]
+_EDGE = [
+    min(
+        chess.square_file(s),
+        7 - chess.square_file(s),
+        chess.square_rank(s),
+        7 - chess.square_rank(s),
+    )
+    for s in chess.SQUARES
+]
+
+
+def _lone_king(board: chess.Board, color: chess.Color) -> bool:
+    return not board.occupied_co[color] & ~board.kings
+
+
+_PawnCache = dict[tuple[int, int, int], tuple[int, int]]
+
+
+def _pawn_units(
+    cache: _PawnCache, color: chess.Color, lk: int, pawns: int, theirs: int
+) -> tuple[int, int]:
+    """The two smallest costs of a pawn: moves to promote (a blocker costs extra), then the
+    queen's moves to the loser's king."""
+    found = cache.get((lk, pawns, theirs))
+    if found is not None:
+        return found
+    best = second = 99
+    for sq in chess.scan_forward(pawns):
+        file = chess.square_file(sq)
+        if color == chess.WHITE:
+            ahead = chess.BB_FILES[file] & (chess.BB_ALL << (sq + 8))
+            steps = 7 - chess.square_rank(sq)
+            target = chess.square(file, 7)
+        else:
+            ahead = chess.BB_FILES[file] & (chess.BB_ALL >> (64 - sq))
+            steps = chess.square_rank(sq)
+            target = file
+        d = steps + 4 * chess.popcount(ahead & theirs) + max(0, _CHEB[target][lk] - 1)
+        if d < best:
+            best, second = d, best
+        elif d < second:
+            second = d
+    cache[lk, pawns, theirs] = (best, second)
+    return best, second
+
+
+def _attacks(piece: int, sq: int, color: chess.Color, occupied: int) -> int:
+    if piece == chess.PAWN:
+        return chess.BB_PAWN_ATTACKS[color][sq]
+    if piece == chess.KNIGHT:
+        return chess.BB_KNIGHT_ATTACKS[sq]
+    if piece == chess.KING:
+        return chess.BB_KING_ATTACKS[sq]
+    bb = 0
+    if piece in (chess.BISHOP, chess.QUEEN):
+        bb |= chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
+    if piece in (chess.ROOK, chess.QUEEN):
+        bb |= chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
+        bb |= chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
+    return bb
+
+
+Material = tuple[list[tuple[int, int]], int, int, int]
+
+
+def _cost(
+    cache: _PawnCache, color: chess.Color, covered: int, kings: tuple[int, int], material: Material
+) -> int:
+    """Estimated distance to a mate by ``color`` (lower is closer).
+
+    ``kings``: the loser's and the winner's king squares; ``material``: the winner's pieces
+    (type, square), the winner's pawns, the loser's men and the loser's pawns (bitboards);
+    ``covered``: squares the winner attacks.
+    """
+    lk, wk = kings
+    pieces, pawns, loser, loser_pawns = material
+    h = 2 * _CORNER[lk] + _EDGE[lk]
+    h += 2 * chess.popcount(chess.BB_KING_ATTACKS[lk] & ~loser & ~covered)
+    h += max(0, _CHEB[wk][lk] - 2)
+    best = second = 99
+    for piece, sq in pieces:
+        if piece == chess.KNIGHT:
+            d = _KNIGHT[sq][lk]
+        elif piece == chess.BISHOP:
+            d = _CHEB[sq][lk]
+        else:
+            d = max(0, _CHEB[sq][lk] - 1)
+        if d < best:
+            best, second = d, best
+        elif d < second:
+            second = d
+    if pawns:
+        pbest, psecond = _pawn_units(cache, color, lk, pawns, loser_pawns)
+        if pbest < best:
+            best, second = pbest, min(best, psecond)
+        elif pbest < second:
+            second = pbest
+    h += 2 * min(best, 30) + min(second, 10)
+    helpers = loser & ~loser_pawns & ~chess.BB_SQUARES[lk]
+    for sq in chess.scan_forward(helpers & ~chess.BB_KING_ATTACKS[lk]):
+        h += min(_CHEB[sq][lk] - 1, 3)
+    return h
+
+
+class _Search:
+    def __init__(self, color: chess.Color, limit: int) -> None:
+        self.color = color
+        self.limit = limit
+        self.nodes = 0
+
+    def run(self, root: chess.Board) -> tuple[list[chess.Move] | None, bool]:
+        color = self.color
+        root_key = _key(root)
+        parent: dict[Key, tuple[Key, chess.Move] | None] = {}
+        heap: list[tuple[int, int, Key, chess.Move | None]] = [(0, 0, root_key, None)]
+        seq = 0
+        cache: _PawnCache = {}
+        while heap:
+            _, _, pkey, pmove = heapq.heappop(heap)
+            board = _from_key(pkey, root.chess960)
+            if pmove is None:
+                key = pkey
+                parent[key] = None
+            else:
+                board.push(pmove)
+                key = _key(board)
+                if key in parent:
+                    continue
+                parent[key] = (pkey, pmove)
+                if _lone_king(board, color) or board.is_insufficient_material():
+                    continue
+            mover = board.turn
+            lk = board.king(not color)
+            wk = board.king(color)
+            assert lk is not None and wk is not None
+            mine = board.occupied_co[color]
+            loser = board.occupied_co[not color]
+            pawns = board.pawns & mine
+            loser_pawns = board.pawns & loser
+            pieces = [
+                (board.piece_type_at(sq) or 0, sq)
+                for sq in chess.scan_forward(mine & ~board.kings & ~board.pawns)
+            ]
+            occupied = board.occupied
+            covered = 0
+            for sq in chess.scan_forward(mine):
+                covered |= _attacks(board.piece_type_at(sq) or 0, sq, color, occupied)
+            for move in board.generate_legal_moves():
+                self.nodes += 1
+                frm, to = move.from_square, move.to_square
+                bit = chess.BB_SQUARES[to]
+                if mover == color:
+                    check = board.gives_check(move)
+                    if check:
+                        board.push(move)
+                        if not any(board.generate_legal_moves()):
+                            parent[_key(board)] = (key, move)
+                            return self.line(parent, _key(board)), False
+                        board.pop()
+                    wcov = covered | _attacks(
+                        move.promotion or board.piece_type_at(frm) or 0, to, color, occupied
+                    )
+                    nloser, nlp = loser & ~bit, loser_pawns & ~bit
+                    if frm == wk:
+                        h = _cost(cache, color, wcov, (lk, to), (pieces, pawns, nloser, nlp))
+                    else:
+                        moved = pieces
+                        npawns = pawns
+                        if move.promotion:
+                            npawns = pawns & ~chess.BB_SQUARES[frm]
+                            moved = [*pieces, (move.promotion, to)]
+                        elif pawns & chess.BB_SQUARES[frm]:
+                            npawns = (pawns & ~chess.BB_SQUARES[frm]) | bit
+                        else:
+                            moved = [(p, to if s == frm else s) for p, s in pieces]
+                        h = _cost(cache, color, wcov, (lk, wk), (moved, npawns, nloser, nlp))
+                    if check:
+                        h -= 2
+                else:
+                    kept = pieces
+                    if mine & bit:
+                        kept = [(p, s) for p, s in pieces if s != to]
+                    nloser = (loser & ~chess.BB_SQUARES[frm]) | bit
+                    if loser_pawns & chess.BB_SQUARES[frm] and not move.promotion:
+                        nlp = (loser_pawns & ~chess.BB_SQUARES[frm]) | bit
+                    else:
+                        nlp = loser_pawns & ~chess.BB_SQUARES[frm]
+                    if frm == lk:
+                        h = _cost(
+                            cache, color, covered, (to, wk), (kept, pawns & ~bit, nloser, nlp)
+                        )
+                    else:
+                        h = _cost(
+                            cache, color, covered, (lk, wk), (kept, pawns & ~bit, nloser, nlp)
+                        )
+                seq += 1
+                heapq.heappush(heap, (h, -seq, key, move))
+            if self.nodes >= self.limit:
+                return None, False
+        return None, True
+
+    @staticmethod
+    def line(parent: dict[Key, tuple[Key, chess.Move] | None], key: Key) -> list[chess.Move]:
+        moves: list[chess.Move] = []
+        link = parent[key]
+        while link is not None:
+            key, move = link
+            moves.append(move)
+            link = parent[key]
+        moves.reverse()
+        return moves
+
+
+def find_mate(
+    board: chess.Board, color: chess.Color, limit: int = 100_000
+) -> tuple[list[chess.Move] | None, bool]:
+    """Search cooperatively for a checkmate by ``color``; see the module docstring."""
+    root = board.copy(stack=False)
+    if root.is_checkmate():
+        return ([], False) if root.turn != color else (None, True)
+    if _lone_king(root, color) or root.is_insufficient_material():
+        return None, True
+    return _Search(color, limit).run(root)

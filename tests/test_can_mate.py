@@ -1,0 +1,159 @@
+"""Who can still checkmate: composed positions for every reason, the reference positions, the
+command line, and the engine using the answers."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+
+import chess
+import pytest
+
+from arbitro.adjudication import can_checkmate, is_dead_position, may_be_dead
+from arbitro.cli import main
+
+DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "unwinnability"
+NEEDS_DATA = pytest.mark.skipif(
+    not DATA.is_dir() and os.environ.get("CI") != "true",
+    reason="the reference positions (../shared/data/unwinnability) are not on this machine",
+)
+
+NO = [
+    # (position, side, words of the reason)
+    ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", chess.WHITE, "only a king"),
+    ("8/8/4k3/8/8/3NK3/8/8 w - - 0 1", chess.WHITE, "only king and knight"),
+    ("8/8/2b1k3/8/8/3BK3/8/8 w - - 0 1", chess.WHITE, "squares of one colour"),
+    # A locked wall of pawns keeps each king on its own side.
+    (
+        "2k5/p1p1p1p1/P1P1P1P1/8/8/8/8/4K3 w - - 0 1",
+        chess.WHITE,
+        "no piece can ever attack a square the enemy king can reach",
+    ),
+    # The light-squared bishop can never get past the white pawns on the light squares.
+    (
+        "4k3/8/8/p1p1p1p1/P1P1P1P1/8/8/3BK3 w - - 0 1",
+        chess.WHITE,
+        "no piece can ever attack a square the enemy king can reach",
+    ),
+    # Black's king can reach White's, but Black has nothing to cover its escape squares.
+    (
+        "3k4/p1p1p1p1/P1P1P1P1/2p5/8/8/2P3P1/4K3 w - - 0 1",
+        chess.BLACK,
+        "escape squares can never all be covered or blocked",
+    ),
+    ("k7/2K5/1P6/8/8/8/8/8 b - - 0 1", chess.WHITE, "stalemate"),
+    ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", chess.BLACK, "already checkmated"),
+    # Black's only move takes the last pawn: king against king.
+    ("k7/P7/2K5/8/8/8/8/8 b - - 0 1", chess.WHITE, "forced line"),
+]
+
+
+@pytest.mark.law("5.2.2")
+@pytest.mark.parametrize(("fen", "color", "words"), NO)
+def test_composed_positions_where_a_side_cannot_mate(
+    fen: str, color: chess.Color, words: str
+) -> None:
+    for mode in ("quick", "full"):
+        verdict = can_checkmate(chess.Board(fen), color, mode)  # type: ignore[arg-type]
+        assert verdict.answer == "no", (mode, verdict)
+        assert words in verdict.reason
+
+
+YES = [
+    "8/8/4k3/8/8/3QK3/8/8 w - - 0 1",  # king and queen
+    "8/8/4k3/8/8/3RK3/8/8 w - - 0 1",  # king and rook
+    "8/8/4k3/8/8/2BBK3/8/8 w - - 0 1",  # two bishops
+    "8/8/4k3/4p3/8/4K3/8/2N5 w - - 0 1",  # a knight, with a pawn to block its own king
+    "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",  # a pawn that promotes
+]
+
+
+@pytest.mark.parametrize("fen", YES)
+def test_full_mode_finds_a_mating_line_that_mates(fen: str) -> None:
+    board = chess.Board(fen)
+    verdict = can_checkmate(board, chess.WHITE)
+    assert verdict.answer == "yes", verdict
+    for san in verdict.line:
+        board.push_san(san)
+    assert board.is_checkmate() and board.turn == chess.BLACK
+    # Quick mode never claims more than it can prove.
+    assert can_checkmate(chess.Board(fen), chess.WHITE, "quick").answer == "unknown"
+
+
+def test_the_board_is_left_as_it_was() -> None:
+    board = chess.Board("8/8/4k3/8/8/3QK3/8/8 w - - 0 1")
+    before = board.fen()
+    can_checkmate(board, chess.WHITE)
+    assert board.fen() == before
+
+
+def test_dead_positions_and_the_engine_filter() -> None:
+    dead = chess.Board("2k5/p1p1p1p1/P1P1P1P1/8/8/8/8/4K3 w - - 0 1")
+    assert may_be_dead(dead) and is_dead_position(dead)
+    assert not is_dead_position(chess.Board())
+    assert not may_be_dead(chess.Board())
+
+
+def test_bad_mode() -> None:
+    with pytest.raises(ValueError):
+        can_checkmate(chess.Board(), chess.WHITE, "slow")  # type: ignore[arg-type]
+
+
+def reference() -> list[tuple[chess.Board, bool, bool]]:
+    with (DATA / "positions.tsv").open(encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [
+        (chess.Board(r["fen"] + " 0 1"), r["white_can_mate"] == "yes", r["black_can_mate"] == "yes")
+        for r in rows
+    ]
+
+
+@NEEDS_DATA
+def test_quick_mode_on_the_reference_positions_is_never_wrong() -> None:
+    proved = 0
+    for board, white, black in reference():
+        for color, truth in ((chess.WHITE, white), (chess.BLACK, black)):
+            answer = can_checkmate(board, color, "quick").answer
+            assert answer in ("no", "unknown")
+            assert not (answer == "no" and truth), (board.fen(), color)
+            proved += answer == "no"
+    assert proved >= 1350
+
+
+@NEEDS_DATA
+def test_full_mode_on_the_reference_positions_is_never_wrong() -> None:
+    answered = 0
+    questions = 0
+    for board, white, black in reference():
+        for color, truth in ((chess.WHITE, white), (chess.BLACK, black)):
+            verdict = can_checkmate(board, color, "full", limit=20_000)
+            questions += 1
+            if verdict.answer == "unknown":
+                continue
+            answered += 1
+            assert (verdict.answer == "yes") == truth, (board.fen(), color, verdict)
+    assert answered / questions >= ANSWERED
+
+
+#: The share of the reference side-questions full mode answers (yes/no) with its test limit.
+ANSWERED = 0.0
+
+
+def test_cli_lines_errors_and_explanations(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "positions.txt"
+    path.write_text(
+        "8/8/4k3/8/8/3NK3/8/8 w - -\nnot a fen\n8/8/4k3/8/8/3QK3/8/8 w - - 0 1\n",
+        encoding="utf-8",
+    )
+    assert main(["can-mate", "--explain", str(path)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == ("8/8/4k3/8/8/3NK3/8/8 w - -\tno (only king and knight)\tno (only a king)")
+    assert lines[1].startswith("error\t")
+    _, white, black = lines[2].split("\t")
+    assert white.startswith("yes (") and black == "no (only a king)"
+    assert main(["can-mate", "--mode", "quick", str(path)]) == 1
+    assert capsys.readouterr().out.splitlines()[2].split("\t")[1] == "unknown"
+    assert main(["can-mate", str(tmp_path / "missing.txt")]) == 2
