@@ -44,9 +44,23 @@ The analysis, in order:
    covers one square of its own fill; a matching decides). If no ``k`` passes, no mate
    exists. This one test covers "no piece can ever reach the enemy king's side" and "bishops
    of one colour cannot cover the escape squares of the other colour".
+   Quick exit: the fixed point is run one round at a time, and when the world of the first
+   round (every hypothesis still assumed) already passes the mate-square test, the answer is
+   "maybe" (None) without further rounds. That is sound because answering None always is; it
+   loses nothing in practice because later rounds only drop hypotheses, so the world only
+   grows (on the reference positions it never changed a result).
 4. Short forced lines: when the side to move has at most two legal moves, every continuation
    is tried (a checkmate of ``color``'s king or a stalemate ends the game without ``color``
-   mating); the position is proved when every continuation is.
+   mating); the position is proved when every continuation is. A continuation reaching a
+   position already on the line or already proved counts as proved: when the search succeeds,
+   the positions it visited are closed under legal moves except for the statically proved
+   ones, and none is a mate by ``color``, so every game from the root either stays among them
+   for ever without a mate or enters a statically proved position. (Draws by repetition or by
+   the move counters only end games earlier, so ignoring them is an over-approximation.)
+
+Speed: the fills are written out with the step inlined; fills are remembered between rounds
+while the walls stay the same (a fill depends only on the step, the start and the walls), and
+pieces of one type in one component share theirs; both sides' questions share one analysis.
 """
 
 from __future__ import annotations
@@ -120,6 +134,72 @@ def _fill(start: int, step: Step, allowed: int) -> int:
         region = grown
 
 
+# The same fills with the step written out (``allowed`` lies inside the board): these are the
+# hot loops of the analysis.
+
+
+def _fill_king(region: int, allowed: int) -> int:
+    while True:
+        side = ((region & _NOT_H) << 1) | ((region & _NOT_A) >> 1)
+        row = region | side
+        grown = region | ((side | (row << 8) | (row >> 8)) & allowed)
+        if grown == region:
+            return region
+        region = grown
+
+
+def _fill_diag(region: int, allowed: int) -> int:
+    while True:
+        side = ((region & _NOT_H) << 1) | ((region & _NOT_A) >> 1)
+        grown = region | (((side << 8) | (side >> 8)) & allowed)
+        if grown == region:
+            return region
+        region = grown
+
+
+def _fill_orth(region: int, allowed: int) -> int:
+    while True:
+        side = ((region & _NOT_H) << 1) | ((region & _NOT_A) >> 1)
+        grown = region | ((side | (region << 8) | (region >> 8)) & allowed)
+        if grown == region:
+            return region
+        region = grown
+
+
+def _fill_knight(region: int, allowed: int) -> int:
+    while True:
+        e1 = (region & _NOT_H) << 1
+        w1 = (region & _NOT_A) >> 1
+        one = e1 | w1
+        two = ((e1 & _NOT_H) << 1) | ((w1 & _NOT_A) >> 1)
+        grown = region | (((one << 16) | (one >> 16) | (two << 8) | (two >> 8)) & allowed)
+        if grown == region:
+            return region
+        region = grown
+
+
+def _fill_white_pawn(region: int, allowed: int) -> int:
+    while True:
+        grown = region | (
+            ((region | ((region & _NOT_H) << 1) | ((region & _NOT_A) >> 1)) << 8) & allowed
+        )
+        if grown == region:
+            return region
+        region = grown
+
+
+def _fill_black_pawn(region: int, allowed: int) -> int:
+    while True:
+        grown = region | (
+            ((region | ((region & _NOT_H) << 1) | ((region & _NOT_A) >> 1)) >> 8) & allowed
+        )
+        if grown == region:
+            return region
+        region = grown
+
+
+Fill = Callable[[int, int], int]
+
 _PAWN_ATTACKS: dict[bool, Step] = {
     chess.WHITE: _white_pawn_attacks,
     chess.BLACK: _black_pawn_attacks,
@@ -152,12 +232,11 @@ def _frozen_attacks(board: chess.Board, frozen: int, color: chess.Color) -> int:
     )
 
 
-_PIECE_STEPS: tuple[tuple[int, Step], ...] = (
-    (chess.KNIGHT, _knight_step),
-    (chess.BISHOP, _diag_step),
-    (chess.ROOK, _orth_step),
-    (chess.QUEEN, _king_step),
-)
+# Per square: the squares a knight, bishop, rook or queen there could step to.
+_KNIGHT_NEAR = list(chess.BB_KNIGHT_ATTACKS)
+_DIAG_NEAR = [_diag_step(bb) for bb in chess.BB_SQUARES]
+_ORTH_NEAR = [_orth_step(bb) for bb in chess.BB_SQUARES]
+_KING_NEAR = list(chess.BB_KING_ATTACKS)
 
 
 def _local_pass(board: chess.Board, frozen: int) -> int:
@@ -166,6 +245,19 @@ def _local_pass(board: chess.Board, frozen: int) -> int:
     black = board.occupied_co[chess.BLACK]
     pawns = board.pawns
     kings = board.kings
+    # (square, squares it could step to, is white) for every candidate non-pawn, non-king piece
+    pieces: list[tuple[int, int, bool]] = []
+    others = frozen & ~pawns & ~kings
+    if others:
+        for mask, table in (
+            (board.knights, _KNIGHT_NEAR),
+            (board.bishops, _DIAG_NEAR),
+            (board.rooks, _ORTH_NEAR),
+            (board.queens, _KING_NEAR),
+        ):
+            for sq in chess.scan_forward(others & mask):
+                bb = chess.BB_SQUARES[sq]
+                pieces.append((bb, table[sq], bool(bb & white)))
     while True:
         fw = frozen & white
         fb = frozen & black
@@ -174,14 +266,9 @@ def _local_pass(board: chess.Board, frozen: int) -> int:
         keep |= fw & pawns & (frozen >> 8)
         keep |= fb & pawns & ((frozen << 8) & _ALL)
         # a piece: every square it could step to holds a frozen piece of its own colour
-        for own_frozen in (fw, fb):
-            for piece_type, step in _PIECE_STEPS:
-                for sq in chess.scan_forward(
-                    own_frozen & board.pieces_mask(piece_type, True)
-                    | own_frozen & board.pieces_mask(piece_type, False)
-                ):
-                    if not step(chess.BB_SQUARES[sq]) & ~own_frozen:
-                        keep |= chess.BB_SQUARES[sq]
+        for bb, near, is_white in pieces:
+            if bb & frozen and not near & ~(fw if is_white else fb):
+                keep |= bb
         # a king: every neighbour holds a frozen piece of its own colour or is attacked for ever
         if fw & kings:
             bad = _king_step(fw & kings) & ~fw & ~_frozen_attacks(board, fb, chess.BLACK)
@@ -221,6 +308,13 @@ class _World:
         self.sides = sides
 
 
+# Per colour and square: the squares ahead of it on its file.
+_AHEAD: dict[bool, list[int]] = {
+    chess.WHITE: [chess.BB_FILES[s & 7] & ~((chess.BB_SQUARES[s] << 1) - 1) for s in chess.SQUARES],
+    chess.BLACK: [chess.BB_FILES[s & 7] & (chess.BB_SQUARES[s] - 1) for s in chess.SQUARES],
+}
+
+
 def _file_region(
     sq: int, color: chess.Color, walls: int, stoppers: int, own_tops: dict[int, int]
 ) -> int:
@@ -231,27 +325,41 @@ def _file_region(
     and ends at most on its own furthest square (``own_tops``); likewise a king confined to the
     file stays ahead of it, at most on the furthest square of its fill (``own_tops``).
     """
-    delta = 8 if color == chess.WHITE else -8
-    region = chess.BB_SQUARES[sq]
-    t = sq + delta
-    while 0 <= t < 64:
-        tb = chess.BB_SQUARES[t]
-        if tb & walls:
-            break
-        if tb & stoppers:
-            top = own_tops.get(t)
-            if top is not None:
-                u = t
-                while u != top:
-                    region |= chess.BB_SQUARES[u]
-                    u += delta
-            break
-        region |= tb
-        t += delta
-    return region
+    ahead = _AHEAD[color]
+    obstacles = ahead[sq] & (walls | stoppers)
+    if not obstacles:
+        return chess.BB_SQUARES[sq] | ahead[sq]
+    end = chess.lsb(obstacles) if color else chess.msb(obstacles)
+    if not chess.BB_SQUARES[end] & walls:
+        # the nearest obstacle stops it; its region then ends at ``top`` (exclusive)
+        end = own_tops.get(end, end)
+    return chess.BB_SQUARES[sq] | (ahead[sq] & ~(chess.BB_SQUARES[end] | ahead[end]))
 
 
-def _regions(board: chess.Board, walls: int, never_capture: int, never_captured: int) -> _World:
+# Fill kinds for the memo of ``_regions``: (kind, fill, pieces that share components).
+_KNIGHT_KIND, _BISHOP_KIND, _ROOK_KIND, _QUEEN_KIND = range(4)
+_PAWN_KIND = {chess.WHITE: 4, chess.BLACK: 5}
+_PAWN_FILL: dict[bool, Fill] = {chess.WHITE: _fill_white_pawn, chess.BLACK: _fill_black_pawn}
+_PIECE_FILLS: tuple[tuple[int, int, Fill, Step], ...] = (
+    (_KNIGHT_KIND, chess.KNIGHT, _fill_knight, _knight_step),
+    (_BISHOP_KIND, chess.BISHOP, _fill_diag, _diag_step),
+    (_ROOK_KIND, chess.ROOK, _fill_orth, _orth_step),
+    (_QUEEN_KIND, chess.QUEEN, _fill_king, _king_step),
+)
+
+
+def _regions(
+    board: chess.Board,
+    walls: int,
+    never_capture: int,
+    never_captured: int,
+    memo: dict[int, int],
+) -> _World:
+    """The world allowed by the hypotheses.
+
+    ``memo`` remembers fills for these ``walls`` (the caller empties it when they change):
+    a fill depends only on the kind of step, the start square and the walls.
+    """
     allowed = _ALL & ~walls
     wattacks = {
         chess.WHITE: _frozen_attacks(board, walls, chess.WHITE),
@@ -260,19 +368,21 @@ def _regions(board: chess.Board, walls: int, never_capture: int, never_captured:
     pawns = board.pawns
     stoppers = pawns & never_capture & never_captured
     # A king never moves onto a square attacked by a wall (moving into check).
-    king_fill = {
-        color: _fill(
-            board.kings & board.occupied_co[color], _king_step, allowed & ~wattacks[not color]
-        )
-        for color in chess.COLORS
-    }
+    king_fill: dict[bool, int] = {}
+    for color in chess.COLORS:
+        kf = memo.get(-1 - color)
+        if kf is None:
+            kf = memo[-1 - color] = _fill_king(
+                board.kings & board.occupied_co[color], allowed & ~wattacks[not color]
+            )
+        king_fill[color] = kf
     # A king whose fill lies on one file can never leave it, so a pawn of that file that never
     # captures can never pass it: the king stands behind the pawn's furthest square.
     # tops[c]: for a pawn of colour c, the furthest square a stopping king may stand on
     tops: dict[bool, dict[int, int]] = {chess.WHITE: {}, chess.BLACK: {}}
     for color in chess.COLORS:
         kf = king_fill[color]
-        if any(kf & ~f == 0 for f in chess.BB_FILES):
+        if kf and not kf & ~chess.BB_FILES[chess.lsb(kf) & 7]:
             king_sq = chess.lsb(kf & board.kings)
             stoppers |= chess.BB_SQUARES[king_sq]
             tops[chess.WHITE][king_sq] = chess.msb(kf)
@@ -283,58 +393,91 @@ def _regions(board: chess.Board, walls: int, never_capture: int, never_captured:
         own = board.occupied_co[color]
         side.king = king_fill[color]
         side.king_attacks = _king_step(side.king)
-        for sq in chess.scan_forward(walls & own & ~board.kings):
-            side.regions[sq] = chess.BB_SQUARES[sq]
-            side.occupy |= chess.BB_SQUARES[sq]
+        regions = side.regions
+        occupy = walls & own & ~board.kings
+        for sq in chess.scan_forward(occupy):
+            regions[sq] = chess.BB_SQUARES[sq]
         mobile = own & ~walls
         pawn_attacks = _PAWN_ATTACKS[color]
         last = _LAST_RANK[color]
         own_tops = tops[color]
         promo = 0
+        checks = 0
+        captures = 0
         pawn_blockers: list[int] = []
         quiet = pawns & mobile & never_capture
-        order = list(chess.scan_reversed(quiet) if color else chess.scan_forward(quiet))
-        for sq in order:
-            region = _file_region(sq, color, walls, stoppers, own_tops)
-            if region & last:
-                # It may promote and the new piece leave the file: it stops nobody.
-                stoppers &= ~chess.BB_SQUARES[sq]
-            else:
-                own_tops[sq] = chess.msb(region) if color else chess.lsb(region)
-            side.regions[sq] = region
-            side.checks |= pawn_attacks(region)
-            promo |= region & last
-            pawn_blockers.append(region)
-        for sq in chess.scan_forward(pawns & mobile & ~never_capture):
-            region = _fill(chess.BB_SQUARES[sq], _PAWN_STEP[color], allowed)
-            side.regions[sq] = region
-            attacks = pawn_attacks(region)
-            side.checks |= attacks
-            side.captures |= attacks
-            promo |= region & last
-            pawn_blockers.append(region)
+        if quiet:
+            order = chess.scan_reversed(quiet) if color else chess.scan_forward(quiet)
+            quiet_regions = 0
+            for sq in order:
+                region = _file_region(sq, color, walls, stoppers, own_tops)
+                if region & last:
+                    # It may promote and the new piece leave the file: it stops nobody.
+                    stoppers &= ~chess.BB_SQUARES[sq]
+                else:
+                    own_tops[sq] = chess.msb(region) if color else chess.lsb(region)
+                regions[sq] = region
+                quiet_regions |= region
+                pawn_blockers.append(region)
+            checks |= pawn_attacks(quiet_regions)
+            promo |= quiet_regions & last
+        capturing = pawns & mobile & ~never_capture
+        if capturing:
+            kind = _PAWN_KIND[color] * 64
+            fill = _PAWN_FILL[color]
+            capture_regions = 0
+            for sq in chess.scan_forward(capturing):
+                known = memo.get(kind + sq)
+                if known is None:
+                    region = memo[kind + sq] = fill(chess.BB_SQUARES[sq], allowed)
+                else:
+                    region = known
+                regions[sq] = region
+                capture_regions |= region
+                pawn_blockers.append(region)
+            attacks = pawn_attacks(capture_regions)
+            checks |= attacks
+            captures |= attacks
+            promo |= capture_regions & last
         # Pieces promoted anywhere: a queen (its king-step fill holds the rook and bishop
         # fills) or a knight. Each pawn may stand where any promoted piece may.
         promoted = 0
         if promo:
-            queen = _fill(promo, _king_step, allowed)
-            knight = _fill(promo, _knight_step, allowed)
+            queen = _fill_king(promo, allowed)
+            knight = _fill_knight(promo, allowed)
             promoted = queen | knight
             attacks = _king_step(queen) | _knight_step(knight)
-            side.checks |= attacks
-            side.captures |= attacks
-            side.occupy |= promoted
-        side.blockers.extend(region | promoted for region in pawn_blockers)
-        for piece_type, step in _PIECE_STEPS:
-            for sq in chess.scan_forward(board.pieces_mask(piece_type, color) & mobile):
-                region = _fill(chess.BB_SQUARES[sq], step, allowed)
-                side.regions[sq] = region
-                attacks = step(region)
-                side.checks |= attacks
-                side.captures |= attacks
-                side.blockers.append(region)
-        for region in side.regions.values():
-            side.occupy |= region
+            checks |= attacks
+            captures |= attacks
+            occupy |= promoted
+        blockers = side.blockers
+        blockers.extend(region | promoted for region in pawn_blockers)
+        for kind, piece_type, fill, step in _PIECE_FILLS:
+            same = board.pieces_mask(piece_type, color) & mobile
+            if not same:
+                continue
+            base = kind * 64
+            union = 0
+            for sq in chess.scan_forward(same):
+                known = memo.get(base + sq)
+                if known is not None:
+                    region = known
+                else:
+                    region = fill(chess.BB_SQUARES[sq], allowed)
+                    # every piece of this type in the same component has the same fill
+                    for other in chess.scan_forward(region & same):
+                        memo[base + other] = region
+                regions[sq] = region
+                union |= region
+                blockers.append(region)
+            attacks = step(union)
+            checks |= attacks
+            captures |= attacks
+        for region in regions.values():
+            occupy |= region
+        side.occupy = occupy
+        side.checks = checks
+        side.captures = captures
         sides[color] = side
     # The pawn that has just made a double step "stood" on the passed-over square as far as
     # en passant captures are concerned.
@@ -343,10 +486,89 @@ def _regions(board: chess.Board, walls: int, never_capture: int, never_captured:
     return _World(walls, wattacks, sides)
 
 
-_CACHE: dict[tuple[int, ...], _World] = {}
+class _Analysis:
+    """The fixed point of ``_compute``, run one round at a time.
+
+    ``first`` is the world of the first round (all hypotheses assumed); ``final`` the world of
+    the greatest consistent hypotheses. Both sides' questions share one analysis.
+    """
+
+    __slots__ = (
+        "board",
+        "done",
+        "first",
+        "last_walls",
+        "mate",
+        "memo",
+        "never_capture",
+        "never_captured",
+        "world",
+    )
+
+    def __init__(self, board: chess.Board) -> None:
+        self.board = board
+        self.never_capture = board.pawns
+        self.never_captured = board.occupied & ~board.kings
+        self.memo: dict[int, int] = {}
+        self.last_walls = -1
+        self.done = False
+        self.mate: dict[tuple[bool, bool], bool | None] = {}  # (colour, final) -> test
+        self.world = self._round()
+        self.first = self.world
+
+    def _round(self) -> _World:
+        """One round: the world of the present hypotheses, then drop the broken ones."""
+        board = self.board
+        pawns = board.pawns
+        never_capture = self.never_capture
+        never_captured = self.never_captured
+        walls = _local_pass(
+            board, (never_captured & ~pawns) | (never_capture & never_captured) | board.kings
+        )
+        if walls != self.last_walls:
+            self.memo.clear()
+            self.last_walls = walls
+        world = _regions(board, walls, never_capture, never_captured, self.memo)
+        bad_s = bad_p = 0
+        for color in chess.COLORS:
+            side = world.sides[color]
+            enemy = world.sides[not color]
+            own = board.occupied_co[color]
+            regions = side.regions
+            pawn_attacks = _PAWN_ATTACKS[color]
+            enemy_occupy = enemy.occupy
+            for sq in chess.scan_forward(never_capture & own):
+                if pawn_attacks(regions[sq]) & enemy_occupy:
+                    bad_s |= chess.BB_SQUARES[sq]
+            danger = enemy.captures | (enemy.king_attacks & ~world.wattacks[color])
+            for sq in chess.scan_forward(never_captured & own):
+                if regions[sq] & danger:
+                    bad_p |= chess.BB_SQUARES[sq]
+            # (a pawn taken en passant after a double step passed over a square of its region
+            # that the capturing pawn attacks, so the test above covers it)
+        # ... except for the pawn that has just made its double step
+        if board.ep_square is not None:
+            mover = not board.turn
+            if chess.BB_SQUARES[board.ep_square] & world.sides[board.turn].captures:
+                bad_p |= chess.BB_SQUARES[board.ep_square + (8 if mover else -8)]
+        bad_s &= never_capture
+        bad_p &= never_captured
+        if not bad_s and not bad_p:
+            self.done = True
+        self.never_capture = never_capture & ~bad_s
+        self.never_captured = never_captured & ~bad_p
+        return world
+
+    def final(self) -> _World:
+        while not self.done:
+            self.world = self._round()
+        return self.world
 
 
-def _analyse(board: chess.Board) -> _World:
+_CACHE: dict[tuple[int, ...], _Analysis] = {}
+
+
+def _analyse(board: chess.Board) -> _Analysis:
     """The analysis of ``board``, remembered for the other side's question."""
     key = (
         board.pawns,
@@ -359,50 +581,17 @@ def _analyse(board: chess.Board) -> _World:
         board.turn,
         -1 if board.ep_square is None else board.ep_square,
     )
-    world = _CACHE.get(key)
-    if world is None:
+    analysis = _CACHE.get(key)
+    if analysis is None:
         if len(_CACHE) >= 1024:
             _CACHE.clear()
-        world = _CACHE[key] = _compute(board)
-    return world
+        analysis = _CACHE[key] = _Analysis(board.copy(stack=False))
+    return analysis
 
 
 def _compute(board: chess.Board) -> _World:
     """The greatest consistent hypotheses (see the module doc) and the world they allow."""
-    pawns = board.pawns
-    never_capture = pawns
-    never_captured = board.occupied & ~board.kings
-    while True:
-        walls = _local_pass(
-            board, (never_captured & ~pawns) | (never_capture & never_captured) | board.kings
-        )
-        world = _regions(board, walls, never_capture, never_captured)
-        bad_s = bad_p = 0
-        for color in chess.COLORS:
-            side = world.sides[color]
-            enemy = world.sides[not color]
-            own = board.occupied_co[color]
-            pawn_attacks = _PAWN_ATTACKS[color]
-            for sq in chess.scan_forward(never_capture & own):
-                if pawn_attacks(side.regions[sq]) & enemy.occupy:
-                    bad_s |= chess.BB_SQUARES[sq]
-            danger = enemy.captures | (enemy.king_attacks & ~world.wattacks[color])
-            for sq in chess.scan_forward(never_captured & own):
-                if side.regions[sq] & danger:
-                    bad_p |= chess.BB_SQUARES[sq]
-            # (a pawn taken en passant after a double step passed over a square of its region
-            # that the capturing pawn attacks, so the test above covers it)
-        # ... except for the pawn that has just made its double step
-        if board.ep_square is not None:
-            mover = not board.turn
-            if chess.BB_SQUARES[board.ep_square] & world.sides[board.turn].captures:
-                bad_p |= chess.BB_SQUARES[board.ep_square + (8 if mover else -8)]
-        bad_s &= never_capture
-        bad_p &= never_captured
-        if not bad_s and not bad_p:
-            return world
-        never_capture &= ~bad_s
-        never_captured &= ~bad_p
+    return _Analysis(board.copy(stack=False)).final()
 
 
 def _can_block(squares: int, regions: list[int]) -> bool:
@@ -442,7 +631,30 @@ def _mate_squares_exist(board: chess.Board, color: chess.Color) -> bool | None:
         # Quick exit (answering "maybe" is always sound): with no pawns blocked head-on there
         # are (but for freak cases) no walls, and a rook or queen then covers every square.
         return True
-    world = _analyse(board)
+    analysis = _analyse(board)
+    # Quick exit (answering "maybe" is always sound): when the first round's world, with
+    # every hypothesis still assumed, leaves a mate possible, the final one almost always
+    # does too.
+    if _mate_test(analysis, color, False) is True:
+        return True
+    return _mate_test(analysis, color, True)
+
+
+def _mate_test(analysis: _Analysis, color: chess.Color, final: bool) -> bool | None:
+    """The mate-square test of the module doc in the first (or the final) world."""
+    key = (color, final)
+    if key in analysis.mate:
+        return analysis.mate[key]
+    if final and analysis.done and analysis.world is analysis.first:
+        result = _mate_test(analysis, color, False)
+    else:
+        result = _mate_world(analysis.board, analysis.final() if final else analysis.first, color)
+    analysis.mate[key] = result
+    return result
+
+
+def _mate_world(board: chess.Board, world: _World, color: chess.Color) -> bool | None:
+    king_sq = chess.lsb(board.kings & board.occupied_co[not color])
     att = world.sides[color]
     dfd = world.sides[not color]
     walls = world.walls
@@ -490,23 +702,72 @@ def _static(board: chess.Board, color: chess.Color) -> str | None:
     return None
 
 
-def _forced(board: chess.Board, color: chess.Color, depth: int, budget: list[int]) -> bool:
-    """True when every continuation (few legal moves, up to ``depth`` plies) is proved."""
-    if _static(board, color) is not None:
-        return True
-    moves = list(islice(board.legal_moves, 3))
-    if not moves:
-        # checkmate of color's king, or stalemate: the game is over without color mating
-        return board.turn == color or not board.is_check()
-    if depth <= 0 or len(moves) > 2:
-        return False
+# The forced-line search: nodes with at most ``_WIDTH`` legal moves are expanded, down to
+# ``_DEPTH`` plies and ``_BUDGET`` expanded moves in all.
+_WIDTH = 2
+_DEPTH = 12
+_BUDGET = 100
+
+
+def _first_moves(board: chess.Board) -> list[chess.Move]:
+    """Up to ``_WIDTH + 1`` legal moves (so "more than ``_WIDTH``" can be told)."""
+    return list(islice(board.legal_moves, _WIDTH + 1))
+
+
+def _key(board: chess.Board) -> tuple[int, ...]:
+    """What fixes the legal moves of a position (and so all its continuations)."""
+    return (
+        board.pawns,
+        board.knights,
+        board.bishops,
+        board.rooks,
+        board.queens,
+        board.kings,
+        board.occupied_co[chess.WHITE],
+        board.turn,
+        board.castling_rights,
+        -1 if board.ep_square is None else board.ep_square,
+    )
+
+
+def _forced(
+    board: chess.Board,
+    color: chess.Color,
+    moves: list[chess.Move],
+    *,
+    depth: int,
+    budget: list[int],
+    seen: set[tuple[int, ...]],
+) -> bool:
+    """True when every continuation of ``board`` (not proved itself, with the legal ``moves``,
+    at most ``_WIDTH``) is proved within ``depth`` plies.
+
+    ``seen`` holds the positions on the present line and those already proved: a child among
+    them counts as proved. Soundness: when the search succeeds, the positions it visited form a
+    set closed under legal moves but for the statically proved ones (every other one had all
+    its moves followed), and none of them is a checkmate by ``color``. A game from the root
+    either stays in that set for ever, never mating, or enters a statically proved position,
+    from which no mate exists.
+    """
     for move in moves:
         budget[0] -= 1
         if budget[0] < 0:
             return False
         board.push(move)
         try:
-            if not _forced(board, color, depth - 1, budget):
+            key = _key(board)
+            if key in seen or _static(board, color) is not None:
+                continue
+            replies = _first_moves(board)
+            if not replies:
+                # checkmate of color's king, or stalemate: over without color mating
+                if board.turn == color or not board.is_check():
+                    continue
+                return False
+            if len(replies) > _WIDTH or depth <= 1:
+                return False
+            seen.add(key)
+            if not _forced(board, color, replies, depth=depth - 1, budget=budget, seen=seen):
                 return False
         finally:
             board.pop()
@@ -517,13 +778,15 @@ def prove_cannot_mate(board: chess.Board, color: chess.Color) -> str | None:
     reason = _static(board, color)
     if reason is not None:
         return reason
-    moves = list(islice(board.legal_moves, 3))
+    moves = _first_moves(board)
     if not moves:
         if board.is_check():
             if board.turn == color:
                 return "already checkmated"
             return None
         return "stalemate"
-    if len(moves) <= 2 and _forced(board.copy(stack=False), color, 12, [200]):
+    if len(moves) <= _WIDTH and _forced(
+        board.copy(stack=False), color, moves, depth=_DEPTH, budget=[_BUDGET], seen={_key(board)}
+    ):
         return "every continuation of the forced line is proved"
     return None
