@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 #: Nodes the full mode's search may visit per question.
-DEFAULT_LIMIT = 100_000
+DEFAULT_LIMIT = 50_000
 
 Mode = Literal["quick", "full"]
 

@@ -4,6 +4,16 @@
 from the position to a checkmate given by ``color`` when one was found, else ``None``;
 ``exhausted`` is True only when the search covered every possible continuation and found no
 mate (a proof that ``color`` cannot mate), False when it stopped at the node ``limit``.
+
+The search is a greedy best-first walk over the graph of reachable positions (keyed like
+python-chess's transposition key, so each position is expanded once). Every generated move is
+scored without being played by an estimate of how far the mate is: the loser's king near a
+corner, its flight squares taken by its own men or covered by the winner, the winner's king
+and two nearest pieces (a pawn counts as a queen after its promotion walk) close to it, the
+loser's pieces next to their king. Each winning check is tried for mate as it is generated.
+Positions where the winner has a bare king, or the material is insufficient for both, are
+dead ends. Because no other position is pruned, an emptied queue proves that no mate exists.
+A node is one generated move; ``limit`` bounds them.
 """
 
 from __future__ import annotations
@@ -291,7 +301,7 @@ class _Search:
 
 
 def find_mate(
-    board: chess.Board, color: chess.Color, limit: int = 100_000
+    board: chess.Board, color: chess.Color, limit: int = 50_000
 ) -> tuple[list[chess.Move] | None, bool]:
     """Search cooperatively for a checkmate by ``color``; see the module docstring."""
     root = board.copy(stack=False)
