@@ -133,8 +133,8 @@ def is_dead_position(board: chess.Board) -> bool:
 
 def may_be_dead(board: chess.Board) -> bool:
     """A cheap filter for the engine's check after every capture, promotion or pawn move:
-    False when the position is not worth the static analysis there (pawns that can still
-    step forward together with rooks, queens or more than two minor pieces).
+    True when the material alone cannot mate, when every pawn is blocked head-on, or, without
+    pawns, when there is no rook or queen and at most two minor pieces.
 
     Skipping a position never makes a wrong draw; a dead position it lets pass is found once a
     later capture or pawn move locks the last pawns or trades the last heavy pieces.
@@ -144,9 +144,9 @@ def may_be_dead(board: chess.Board) -> bool:
     white_pawns = board.pawns & board.occupied_co[chess.WHITE]
     black_pawns = board.pawns & board.occupied_co[chess.BLACK]
     free = ((white_pawns << 8) & chess.BB_ALL | (black_pawns >> 8)) & ~board.pawns
-    if board.pawns and not free:
-        return True  # every pawn is blocked head-on
-    pieces = board.occupied & ~board.pawns & ~board.kings
+    if board.pawns:
+        return not free  # every pawn is blocked head-on
+    pieces = board.occupied & ~board.kings
     return not (board.rooks | board.queens) and chess.popcount(pieces) <= 2
 
 
