@@ -382,6 +382,15 @@ class Game:
         clock = self._clock
         if clock is None or not self._started or not self._sees_flags:
             return None
+        flags = clock.flags
+        if (
+            flags.white is None
+            and flags.black is None
+            and (not clock.running or at - clock.since < clock.settled[clock.turn])
+        ):
+            # No flag is down, and not enough time has passed for one to fall (a delay only
+            # postpones it): the common case, answered without computing the deadline.
+            return None
         if clock is not self._deadline_clock:
             # The first instant a flag falls only changes when the clock does: cache it.
             instants = [i for i in (clock.flags.white, clock.flags.black) if i is not None]

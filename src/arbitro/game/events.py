@@ -7,9 +7,10 @@ else is derived from them. Both serialise to JSON-able dicts and back exactly.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import chess
 
@@ -49,10 +50,13 @@ class BoardMode(StrEnum):
     PHYSICAL = "physical"
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
+_NO_ARGS: Mapping[str, Any] = MappingProxyType({})
+
+
+class Event(NamedTuple):
     """One thing that happened at the board: at ``at`` ms, ``by`` an actor, ``do`` a command,
-    with the command's arguments.
+    with the command's arguments. An immutable value (a named tuple: a replay creates one for
+    every move).
 
     >>> Event(2_000, "white", "play", {"move": "e2e4"}).to_dict()
     {'at': 2000, 'by': 'white', 'do': 'play', 'move': 'e2e4'}
@@ -61,7 +65,7 @@ class Event:
     at: int
     by: str
     do: str
-    args: Mapping[str, Any] = field(default_factory=dict)
+    args: Mapping[str, Any] = _NO_ARGS
 
     def to_dict(self) -> dict[str, Any]:
         return {"at": self.at, "by": self.by, "do": self.do, **self.args}
