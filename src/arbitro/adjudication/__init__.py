@@ -73,7 +73,9 @@ def can_checkmate(
     work = board.copy(stack=False)
     line, exhausted = find_mate(work, color, limit)
     if line is not None:
-        return Verdict("yes", "", _san_line(board, line))
+        sans = _mating_line(board, color, line)
+        if sans is not None:
+            return Verdict("yes", "", sans)
     if exhausted:
         return Verdict("no", "every possible continuation was tried: none ends in mate")
     return Verdict("unknown", f"no mate found within {limit} positions")
@@ -103,12 +105,20 @@ def material_reason(board: chess.Board, color: chess.Color) -> str:
     return f"only king and {bishops}, and every bishop on the board on squares of one colour"
 
 
-def _san_line(board: chess.Board, line: list[chess.Move]) -> tuple[str, ...]:
+def _mating_line(
+    board: chess.Board, color: chess.Color, line: list[chess.Move]
+) -> tuple[str, ...] | None:
+    """The line in SAN, checked move by move: ``None`` unless every move is legal and the last
+    one checkmates ``color``'s opponent (a "yes" is never taken on trust)."""
     replay = board.copy(stack=False)
     sans = []
     for move in line:
+        if not replay.is_legal(move):
+            return None
         sans.append(replay.san(move))
         replay.push(move)
+    if not replay.is_checkmate() or replay.turn == color:
+        return None
     return tuple(sans)
 
 
