@@ -283,3 +283,20 @@ def test_random_commands_refuse_cleanly_and_refusals_change_nothing(
             assert fingerprint(game, probe) == before, f"refused {event} changed the game"
     replayed = Game.from_json(game.to_json())
     assert fingerprint(replayed, at + 50_000) == fingerprint(game, at + 50_000)
+
+
+@pytest.mark.law("9.1")
+def test_a_declined_offer_and_clocks_stopped_by_a_player() -> None:
+    game = played(["e4"], "fide-2023", "15+10")
+    game.offer_draw("black", 2500)
+    assert game.state().pending == "draw-offer"
+    game.decline_draw("white", 2600)
+    assert game.state().pending == "none"
+    game.stop_clocks("black", 3000)
+    with pytest.raises(GameError) as caught:
+        game.play("black", "e5", 3500)
+    assert caught.value.code == "clocks-stopped"
+    game.restart_clocks("arbiter", 10_000)
+    clock = game.state(10_000).clock
+    # Black's clock ran from 1.0 s (White's press) to 3.0 s, then stood still until 10.0 s.
+    assert clock is not None and clock.black == 15 * 60_000 - 2000
