@@ -191,6 +191,19 @@ def _cost(
     return h
 
 
+def _pawn_term(cache: dict[tuple[int, int], int], color: chess.Color, wp: int, lp: int) -> int:
+    """A second ordering's extra cost: pawns left on the board (captures open locked chains)
+    and the loser's pawns' distance to promotion (a promoted man can block its own king)."""
+    found = cache.get((wp, lp))
+    if found is not None:
+        return found
+    t = 2 * chess.popcount(wp | lp)
+    for sq in chess.scan_forward(lp):
+        t += chess.square_rank(sq) if color == chess.WHITE else 7 - chess.square_rank(sq)
+    cache[wp, lp] = t
+    return t
+
+
 class _Search:
     def __init__(self, color: chess.Color, limit: int) -> None:
         self.color = color
@@ -202,10 +215,17 @@ class _Search:
         root_key = _key(root)
         parent: dict[Key, tuple[Key, chess.Move] | None] = {}
         heap: list[tuple[int, int, Key, chess.Move | None]] = [(0, 0, root_key, None)]
+        alt: list[tuple[int, int, Key, chess.Move | None]] = []
         seq = 0
         cache: _PawnCache = {}
+        pcache: dict[tuple[int, int], int] = {}
+        turn = 0
         while heap:
-            _, _, pkey, pmove = heapq.heappop(heap)
+            turn += 1
+            if alt and turn % 2 == 0:
+                _, _, pkey, pmove = heapq.heappop(alt)
+            else:
+                _, _, pkey, pmove = heapq.heappop(heap)
             board = _from_key(pkey, root.chess960)
             if pmove is None:
                 key = pkey
@@ -250,6 +270,7 @@ class _Search:
                         move.promotion or board.piece_type_at(frm) or 0, to, color, occupied
                     )
                     nloser, nlp = loser & ~bit, loser_pawns & ~bit
+                    wp = pawns
                     if frm == wk:
                         h = _cost(cache, color, wcov, (lk, to), (pieces, pawns, nloser, nlp))
                     else:
@@ -263,10 +284,12 @@ class _Search:
                         else:
                             moved = [(p, to if s == frm else s) for p, s in pieces]
                         h = _cost(cache, color, wcov, (lk, wk), (moved, npawns, nloser, nlp))
+                        wp = npawns
                     if check:
                         h -= 2
                 else:
                     kept = pieces
+                    wp = pawns & ~bit
                     if mine & bit:
                         kept = [(p, s) for p, s in pieces if s != to]
                     nloser = (loser & ~chess.BB_SQUARES[frm]) | bit
@@ -284,6 +307,7 @@ class _Search:
                         )
                 seq += 1
                 heapq.heappush(heap, (h, -seq, key, move))
+                heapq.heappush(alt, (h + _pawn_term(pcache, color, wp, nlp), -seq, key, move))
             if self.nodes >= self.limit:
                 return None, False
         return None, True
