@@ -12,8 +12,12 @@ corner, its flight squares taken by its own men or covered by the winner, the wi
 and two nearest pieces (a pawn counts as a queen after its promotion walk) close to it, the
 loser's pieces next to their king. Each winning check is tried for mate as it is generated.
 Positions where the winner has a bare king, or the material is insufficient for both, are
-dead ends. Because no other position is pruned, an emptied queue proves that no mate exists.
-A node is one generated move; ``limit`` bounds them.
+dead ends. A second queue holds the same moves ordered with an extra cost for the pawns left
+on the board and the loser's pawns' distance to promotion (pawn captures open locked chains, a
+promoted man of the loser can block its own king); every fourth expansion is taken from it.
+Both queues share the set of expanded positions, so the order changes nothing else. Because no
+other position is pruned, an emptied queue proves that no mate exists. A node is one generated
+move; ``limit`` bounds them.
 """
 
 from __future__ import annotations
@@ -197,11 +201,14 @@ def _pawn_term(cache: dict[tuple[int, int], int], color: chess.Color, wp: int, l
     found = cache.get((wp, lp))
     if found is not None:
         return found
-    t = 2 * chess.popcount(wp | lp)
+    t = 4 * chess.popcount(wp | lp)
     for sq in chess.scan_forward(lp):
         t += chess.square_rank(sq) if color == chess.WHITE else 7 - chess.square_rank(sq)
     cache[wp, lp] = t
     return t
+
+
+_ALT_EVERY = 4  # every fourth expansion comes from the second ordering
 
 
 class _Search:
@@ -222,7 +229,7 @@ class _Search:
         turn = 0
         while heap:
             turn += 1
-            if alt and turn % 2 == 0:
+            if alt and turn % _ALT_EVERY == 0:
                 _, _, pkey, pmove = heapq.heappop(alt)
             else:
                 _, _, pkey, pmove = heapq.heappop(heap)
