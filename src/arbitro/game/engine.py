@@ -162,7 +162,24 @@ class Game:
         self._illegal = [0, 0]  # black, white (indexed by colour)
         self._must_play: chess.Move | None = None
         self._outcome: Outcome | None = None
+        # Dispatch tables, built once per game rather than on every command.
         self._handlers = self._handler_table()
+        self._claim_handlers: dict[str, Callable[[Event], None]] = {
+            "threefold": self._claim_repetition,
+            "fifty-moves": self._claim_repetition,
+            "time": self._claim_time,
+            "both-flags": self._claim_both_flags,
+            "illegal-move": self._claim_illegal,
+            "quickplay-finish": self._claim_quickplay,
+        }
+        self._arbiter_handlers: dict[str, Callable[[Event], None]] = {
+            "add-time": self._arbiter_add_time,
+            "set-clock": self._arbiter_set_clock,
+            "penalty": self._arbiter_penalty,
+            "decide": self._arbiter_decide,
+            "restore": self._arbiter_restore,
+            "result": self._arbiter_result,
+        }
         self._deadline_clock: Clock | None = None
         self._deadline: int | None = None
         self._deadline_outcome: Outcome | None = None
@@ -692,14 +709,7 @@ class Game:
 
     def _on_claim(self, event: Event) -> None:
         kind = event.args.get("claim")
-        handlers: dict[str, Callable[[Event], None]] = {
-            "threefold": self._claim_repetition,
-            "fifty-moves": self._claim_repetition,
-            "time": self._claim_time,
-            "both-flags": self._claim_both_flags,
-            "illegal-move": self._claim_illegal,
-            "quickplay-finish": self._claim_quickplay,
-        }
+        handlers = self._claim_handlers
         handler = handlers.get(str(kind))
         if handler is None:
             raise _refuse(
@@ -975,14 +985,7 @@ class Game:
         if event.by != "arbiter":
             raise _refuse("not-arbiter", N_("Only the arbiter can do this."))
         action = event.args.get("action")
-        handlers: dict[str, Callable[[Event], None]] = {
-            "add-time": self._arbiter_add_time,
-            "set-clock": self._arbiter_set_clock,
-            "penalty": self._arbiter_penalty,
-            "decide": self._arbiter_decide,
-            "restore": self._arbiter_restore,
-            "result": self._arbiter_result,
-        }
+        handlers = self._arbiter_handlers
         handler = handlers.get(str(action))
         if handler is None:
             raise _refuse(
