@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 
 from arbitro.errors import ArbitroError
-from arbitro.i18n import N_
+from arbitro.i18n import N_, Text
 
 # English letters for pawn, knight, bishop, rook, queen, king.
 _ENGLISH = ("", "N", "B", "R", "Q", "K")
@@ -34,6 +34,9 @@ class PieceLetters:
     rook: str
     queen: str
     king: str
+    #: What a FIDE-style score adds after an en passant capture (Appendix E: ``a.p.`` in the
+    #: Spanish text, ``ep`` in the English one).
+    en_passant: str = " ep"
 
     @property
     def pieces(self) -> tuple[str, str, str, str, str]:
@@ -41,31 +44,34 @@ class PieceLetters:
         return (self.knight, self.bishop, self.rook, self.queen, self.king)
 
 
-def _row(code: str, language: str, letters: str) -> PieceLetters:
-    return PieceLetters(code, language, *letters.split())
+def _row(code: str, language: str, letters: str, en_passant: str = " ep") -> PieceLetters:
+    pawn, knight, bishop, rook, queen, king = letters.split()
+    # Russian writes no pawn letter ("-" in the table).
+    pawn = "" if pawn == "-" else pawn
+    return PieceLetters(code, language, pawn, knight, bishop, rook, queen, king, en_passant)
 
 
 LANGUAGES: dict[str, PieceLetters] = {
     row.code: row
     for row in (
-        _row("en", "English", "P N B R Q K"),
-        _row("es", "Spanish", "P C A T D R"),
-        _row("it", "Italian", "P C A T D R"),
-        _row("fr", "French", "P C F T D R"),
-        _row("pt", "Portuguese", "P C B T D R"),
-        _row("ro", "Romanian", "P C N T D R"),
-        _row("de", "German", "B S L T D K"),
-        _row("nl", "Dutch", "O P L T D K"),
-        _row("da", "Danish", "B S L T D K"),
-        _row("no", "Norwegian", "B S L T D K"),
-        _row("sv", "Swedish", "B S L T D K"),
-        _row("cs", "Czech", "P J S V D K"),
-        _row("pl", "Polish", "P S G W H K"),
-        _row("hu", "Hungarian", "G H F B V K"),
-        _row("fi", "Finnish", "P R L T D K"),
-        _row("et", "Estonian", "P R O V L K"),
-        _row("is", "Icelandic", "P R B H D K"),
-        _row("ru", "Russian", "- К С Л Ф Кр"),
+        _row("en", N_("English"), "P N B R Q K"),
+        _row("es", N_("Spanish"), "P C A T D R", "a.p."),
+        _row("it", N_("Italian"), "P C A T D R"),
+        _row("fr", N_("French"), "P C F T D R"),
+        _row("pt", N_("Portuguese"), "P C B T D R"),
+        _row("ro", N_("Romanian"), "P C N T D R"),
+        _row("de", N_("German"), "B S L T D K"),
+        _row("nl", N_("Dutch"), "O P L T D K"),
+        _row("da", N_("Danish"), "B S L T D K"),
+        _row("no", N_("Norwegian"), "B S L T D K"),
+        _row("sv", N_("Swedish"), "B S L T D K"),
+        _row("cs", N_("Czech"), "P J S V D K"),
+        _row("pl", N_("Polish"), "P S G W H K"),
+        _row("hu", N_("Hungarian"), "G H F B V K"),
+        _row("fi", N_("Finnish"), "P R L T D K"),
+        _row("et", N_("Estonian"), "P R O V L K"),
+        _row("is", N_("Icelandic"), "P R B H D K"),
+        _row("ru", N_("Russian"), "- К С Л Ф Кр"),
     )
 }
 
@@ -133,7 +139,7 @@ def to_english_san(entry: str, lang: str = "en") -> str:
                 ),
                 entry=entry,
                 letter=promo,
-                language=letters.language,
+                language=Text(letters.language),
             )
         return f"{piece}{rest}={english}"
     return f"{piece}{rest}"
@@ -153,6 +159,6 @@ def _piece(letter: str, letters: PieceLetters, entry: str, lang: str) -> str:
         N_("In {entry!r}, {letter!r} is not a piece letter in {language} ({letters})."),
         entry=entry,
         letter=letter,
-        language=letters.language,
+        language=Text(letters.language),
         letters=" ".join(letters.pieces),
     )
