@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from arbitro import __version__
-from arbitro.cli import canmate, clock, editions, scenario, timecontrol
+from arbitro.cli import canmate, clock, editions, notation, scenario, timecontrol
 from arbitro.errors import ArbitroError
 from arbitro.i18n import language_from_environment
 
@@ -33,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.register(commands)
     editions.register(commands)
     canmate.register(commands)
+    notation.register(commands)
     return parser
 
 

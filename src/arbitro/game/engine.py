@@ -65,6 +65,10 @@ class Ply:
     reason: str | None
     made_at: int
     pressed_at: int | None = None
+    #: The mover's remaining time once the clock was pressed (what PGN's ``[%clk]`` records).
+    clock_after: int | None = None
+    #: A draw offer went with this move (recorded ``(=)`` on the scoresheet, E13).
+    draw_offer: bool = False
 
     @property
     def legal(self) -> bool:
@@ -156,6 +160,7 @@ class Game:
         self._started = False
         self._now = 0
         self._offer: Color | None = None
+        self._offer_to_mark: Color | None = None
         self._pending_claim: _Claim | None = None
         self._last_claim: str | None = None
         self._penalties: list[Penalty] = []
@@ -572,6 +577,9 @@ class Game:
         self._keys.append(key)
         self._counts[key] = self._counts.get(key, 0) + 1
         ply = Ply(color, move, resolved.reason, at)
+        if self._offer_to_mark == color:
+            ply.draw_offer = True
+            self._offer_to_mark = None
         self._plies.append(ply)
         self._pending_move = ply
         self._must_play = None
@@ -623,6 +631,7 @@ class Game:
         assert ply is not None
         if self._clock is not None:
             self._clock = self._clock.press(at, color)
+            ply.clock_after = self._clock.remaining(color, at)
         ply.pressed_at = at
         self._pending_move = None
 
@@ -640,6 +649,12 @@ class Game:
                 article=self.edition.article("draw-offer"),
             )
         self._offer = color
+        # The offer is written with the offerer's move just made, or with his next one.
+        last = self._plies[-1] if self._plies else None
+        if last is not None and last.color == color:
+            last.draw_offer = True
+        else:
+            self._offer_to_mark = color
 
     def _on_accept(self, event: Event) -> None:
         color = _player(event.by)

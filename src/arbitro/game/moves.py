@@ -15,6 +15,7 @@ import chess
 
 from arbitro.errors import GameError
 from arbitro.i18n import N_, Text
+from arbitro.notation.algebraic import read
 from arbitro.notation.letters import NotationError, to_english_san
 
 _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbnk]?$")
@@ -76,33 +77,52 @@ def resolve(board: chess.Board, text: str | chess.Move, lang: str, physical: boo
 
 
 def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> chess.Move:
-    try:
-        english = entry if lang == "en" else to_english_san(entry, lang)
-    except NotationError as error:
-        raise GameError.like(error) from None
-    try:
-        return board.parse_san(english)
-    except chess.AmbiguousMoveError:
+    if lang == "en":
+        # python-chess's own reader is the fast path for English SAN; the notation reader
+        # below explains what it refuses.
+        try:
+            return board.parse_san(entry)
+        except ValueError:
+            pass
+    reading = read(entry, board, lang)
+    if reading.ok:
+        assert reading.move is not None
+        return reading.move
+    reason = reading.reason or Text(N_("it cannot be read"))
+    if reading.status == "ambiguous":
         raise GameError(
-            "ambiguous-move", N_("{entry!r} could mean more than one move."), entry=entry
-        ) from None
-    except chess.IllegalMoveError:
+            "ambiguous-move",
+            N_("{entry!r} could mean more than one move: {reason}"),
+            entry=entry,
+            reason=reason,
+        )
+    if reading.status == "illegal":
         if physical:
-            displaced = _displacement(board, english)
+            try:
+                english = entry if lang == "en" else to_english_san(entry, lang)
+            except NotationError:
+                english = None
+            displaced = _displacement(board, english) if english else None
             if displaced is not None:
                 return displaced
+            raise GameError(
+                "unreadable-move",
+                N_("{entry!r} does not say which piece was moved; write it as UCI (e2e4)."),
+                entry=entry,
+            )
         raise GameError(
-            "illegal-move" if not physical else "unreadable-move",
-            N_("{entry!r} is not a legal move here.")
-            if not physical
-            else N_("{entry!r} does not say which piece was moved; write it as UCI (e2e4)."),
-            article="3.10.1" if not physical else None,
+            "illegal-move",
+            N_("{entry!r} is not a legal move here: {reason}"),
+            article="3.10.1",
             entry=entry,
-        ) from None
-    except chess.InvalidMoveError:
-        raise GameError(
-            "unreadable-move", N_("{entry!r} cannot be read as a move."), entry=entry
-        ) from None
+            reason=reason,
+        )
+    raise GameError(
+        "unreadable-move",
+        N_("{entry!r} cannot be read as a move: {reason}"),
+        entry=entry,
+        reason=reason,
+    )
 
 
 def _displacement(board: chess.Board, english: str) -> chess.Move | None:

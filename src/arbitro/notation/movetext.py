@@ -178,7 +178,9 @@ def _walk(
                     N_("A variation closes that was never opened."), code="unreadable-move"
                 )
             board, depth = stack.pop()
-        elif kind == "offer" and depth == 0 and moves:
+        elif (kind == "offer" or (kind == "comment" and "(=)" in token.text)) and (
+            depth == 0 and moves
+        ):
             offers.add(len(moves) - 1)
         elif kind == "result" and depth == 0:
             result = "1/2-1/2" if token.text == "½-½" else token.text

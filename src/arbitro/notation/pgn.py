@@ -1,4 +1,10 @@
-"""Reading PGN games into the Laws engine.
+"""PGN: reading games into the Laws engine, writing the engine's games, any language.
+
+:func:`read_pgn` and :func:`write_pgn` read and write PGN with python-chess underneath (tags,
+``[%clk]``/``[%emt]`` comments, ``FEN``/``SetUp`` kept), in any language of
+:mod:`arbitro.notation.letters` (the movetext is translated to and from English SAN).
+:func:`game_to_pgn` writes a game of the Laws engine: the clock after every move, the draw
+offers as ``(=)``, the result the engine decided and its ``Termination``.
 
 The fast path reads a game's headers and its mainline as text (SAN tokens and the
 ``[%clk]``/``[%emt]`` clock comments) through a python-chess visitor that skips python-chess's
@@ -13,6 +19,7 @@ own move parsing: the :class:`~arbitro.game.Game` parses each move once, on its 
 from __future__ import annotations
 
 import datetime
+import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -24,6 +31,8 @@ import chess.pgn
 from arbitro.editions import Edition
 from arbitro.errors import ArbitroError, TimeControlError
 from arbitro.game import Game, GameSetup
+from arbitro.notation.algebraic import Style
+from arbitro.notation.movetext import translate
 from arbitro.timecontrol import TimeControl
 
 _CLK = re.compile(r"\[%clk\s+(\d+):(\d\d):(\d\d(?:\.\d+)?)\]")
@@ -197,3 +206,106 @@ def _kind(control: TimeControl, edition: Edition) -> str | None:
         return control.kind(edition).value
     except TimeControlError:
         return None
+
+
+# -- PGN in any language, and the engine's games as PGN ----------------------------------------
+
+
+def read_pgn(handle: TextIO, lang: str = "en") -> chess.pgn.Game | None:
+    """The next game of ``handle`` (python-chess's reader; ``lang`` is the language of the
+    movetext), or ``None`` at the end.
+
+    :raises NotationError: for a move that cannot be read in ``lang``.
+    """
+    if lang == "en":
+        return chess.pgn.read_game(handle)
+    text = _next_game_text(handle)
+    if text is None:
+        return None
+    return chess.pgn.read_game(io.StringIO(translate(text, lang, "en", "pgn")))
+
+
+def _next_game_text(handle: TextIO) -> str | None:
+    """The text of the next game (its tags and movetext) of a PGN stream."""
+    lines: list[str] = []
+    seen_moves = False
+    while True:
+        position = handle.tell() if handle.seekable() else None
+        line = handle.readline()
+        if not line:
+            break
+        is_tag = line.lstrip().startswith("[") and line.rstrip().endswith("]")
+        if is_tag and seen_moves and position is not None:
+            handle.seek(position)
+            break
+        if not is_tag and line.strip():
+            seen_moves = True
+        lines.append(line)
+    text = "".join(lines)
+    return text if text.strip() else None
+
+
+def write_pgn(game: chess.pgn.Game, lang: str = "en", style: Style = "pgn") -> str:
+    """``game`` as PGN text (python-chess's exporter), its moves in ``lang`` and ``style``."""
+    text = str(game)
+    if lang == "en" and style == "pgn":
+        return text + "\n"
+    return translate(text, "en", lang, style)
+
+
+#: The PGN ``Termination`` tag for each way the engine ends a game.
+PGN_TERMINATION = {
+    "time-forfeit": "time forfeit",
+    "time-forfeit-draw": "time forfeit",
+    "both-flags": "time forfeit",
+    "illegal-move": "rules infraction",
+    "illegal-move-draw": "rules infraction",
+    "arbiter-decision": "adjudication",
+    "quickplay-finish": "adjudication",
+    "adjournment-lateness": "time forfeit",
+    "sealed-move-invalid": "rules infraction",
+    "late-arrival": "time forfeit",
+}
+
+
+def game_to_pgn(game: Game, headers: dict[str, str] | None = None) -> chess.pgn.Game:
+    """The engine's ``game`` as a python-chess game: players, ``TimeControl`` (when PGN can
+    express it), ``FEN``/``SetUp`` for another start, every legal ply with ``[%clk]`` (the
+    mover's time once he pressed) and ``(=)`` for a draw offer, the result the engine decided,
+    ``Termination``, and a last comment naming the termination and the article.
+
+    ``headers`` adds or overrides tags (``Event``, ``Site``, ``Date``, ``Round``, ...).
+    """
+    setup = game.setup
+    pgn = chess.pgn.Game()
+    start = chess.Board(setup.start_fen)
+    if setup.start_fen != chess.STARTING_FEN:
+        pgn.setup(start)
+    if setup.players is not None:
+        pgn.headers["White"], pgn.headers["Black"] = setup.players
+    tag = setup.control.to_pgn() if setup.control.is_timed else "-"
+    if tag is not None:
+        pgn.headers["TimeControl"] = tag
+    state = game.state()
+    node: chess.pgn.GameNode = pgn
+    for ply in game.plies:
+        if not ply.legal:
+            continue  # an illegal move corrected on the board is not part of the score
+        node = node.add_variation(ply.move)
+        clock = ply.clock_after
+        if clock is None and ply.pressed_at is None and state.clock is not None:
+            clock = state.clock[ply.color]  # the last move, which ended the game unpressed
+        if clock is not None:
+            node.set_clock(clock / 1000)
+        if ply.draw_offer:
+            node.comment = f"{node.comment} (=)".strip()
+    pgn.headers["Result"] = state.result
+    if state.termination is not None:
+        pgn.headers["Termination"] = PGN_TERMINATION.get(state.termination, "normal")
+        note = state.termination.replace("-", " ")
+        if state.article:
+            note += f", article {state.article} ({game.edition.id})"
+        node.comment = f"{node.comment} {note}".strip() if node is not pgn else note
+    for name, value in (headers or {}).items():
+        pgn.headers[name] = value
+    return pgn
