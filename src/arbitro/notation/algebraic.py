@@ -376,7 +376,7 @@ def _interpret(
         raise _refuse(
             "unreadable",
             N_(
-                "{entry!r} is not written in algebraic notation (a piece letter, the square, "
+                "It is not written in algebraic notation (a piece letter, the square, "
                 "e.g. {example})."
             ),
             entry=parts.entry,
@@ -415,7 +415,7 @@ def _interpret(
                 raise _refuse(
                     "unreadable",
                     N_(
-                        "In {entry!r} a hyphen needs the full departure square (long "
+                        "A hyphen needs the full departure square (long "
                         "algebraic, e.g. e2-e4)."
                     ),
                     entry=parts.entry,
@@ -455,7 +455,7 @@ def _interpret(
             raise _refuse(
                 "illegal",
                 N_(
-                    "Only a pawn that reaches the last rank is promoted; {entry!r} names a new "
+                    "Only a pawn that reaches the last rank is promoted; this entry names a new "
                     "piece."
                 ),
                 entry=parts.entry,
@@ -471,7 +471,7 @@ def _interpret(
                 ),
                 {"example": chess.square_name(to) + _letter(letters, chess.QUEEN)},
             ),
-            tuple(moves),
+            tuple(sorted(moves, key=chess.Move.uci)),
         )
     if not moves:
         raise _illegal(board, parts.entry, piece_type, mask=mask, to=to, letters=letters)
@@ -479,14 +479,14 @@ def _interpret(
         raise _Refusal(
             "ambiguous",
             Text(
-                N_("{count} moves fit {entry!r}: {moves}. Write the departure file or rank."),
+                N_("{count} moves fit: {moves}. Write the departure file or rank."),
                 {
                     "count": len(moves),
                     "entry": parts.entry,
                     "moves": ", ".join(format(m, board, letters.code, "fide") for m in moves),
                 },
             ),
-            tuple(moves),
+            tuple(sorted(moves, key=chess.Move.uci)),
         )
     move = moves[0]
     capture = board.is_capture(move)
@@ -649,7 +649,7 @@ def _illegal(
     if not board.pieces_mask(piece_type, board.turn):
         return _refuse(
             "illegal",
-            N_("{entry!r}: there is no {piece} of the side to move."),
+            N_("There is no {piece} of the side to move."),
             entry=entry,
             piece=name,
         )
@@ -659,7 +659,7 @@ def _illegal(
         if not board.is_castling(m)
     ]
     if pseudo:
-        return _refuse("illegal", N_("{entry!r} would leave the king in check."), entry=entry)
+        return _refuse("illegal", N_("The move would leave the king in check."), entry=entry)
     letter = _letter(letters, piece_type)
     if letters.code != "en" and letter in _ENGLISH and _ENGLISH.index(letter) + 1 != piece_type:
         english = _ENGLISH.index(letter) + 1
@@ -672,7 +672,7 @@ def _illegal(
             return _refuse(
                 "illegal",
                 N_(
-                    "{entry!r}: no {piece} can move to {square}. In {language} {letter} is the "
+                    "No {piece} can move to {square}. In {language} {letter} is the "
                     "{piece}; the {english} is {own}."
                 ),
                 entry=entry,
@@ -685,7 +685,7 @@ def _illegal(
             )
     return _refuse(
         "illegal",
-        N_("{entry!r}: no {piece} can move to {square}."),
+        N_("No {piece} can move to {square}."),
         entry=entry,
         piece=name,
         square=square,

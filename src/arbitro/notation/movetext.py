@@ -272,7 +272,7 @@ class _Writer:
         words: list[str] = []
         glue = False
         for part in self.parts:
-            if glue:
+            if glue or (part == ")" and words):
                 words[-1] += part
             else:
                 words.append(part)
