@@ -25,6 +25,7 @@ In Spanish, R is the king: a pawn cannot become a king. The rook is T.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -114,6 +115,19 @@ def format_last(
         ) + ("++" if style == "fide" and mark == "#" else mark)
     finally:
         board.push(move)
+
+
+def write_body(
+    move: chess.Move,
+    board: chess.Board,
+    lang: str = "en",
+    style: Style = "pgn",
+    *,
+    figurines: bool = False,
+    long: bool = False,
+) -> str:
+    """:func:`format` without the check mark (for a writer that knows it already)."""
+    return _body(move, board, letters_for(lang), style=style, figurines=figurines, long=long)
 
 
 def _body(
@@ -209,6 +223,8 @@ class Reading:
     corrections: tuple[Correction, ...] = ()
     reason: Text | None = None
     draw_offer: bool = False
+    #: For ``ok``: the check mark the move deserves (``+``, ``#`` or ``""``).
+    mark: str = ""
 
     @property
     def ok(self) -> bool:
@@ -305,10 +321,17 @@ def read(entry: str, board: chess.Board, lang: str = "en", *, lenient: bool = Tr
 
 
 def read_and_push(
-    entry: str, board: chess.Board, lang: str = "en", *, lenient: bool = True, keep: bool = True
+    entry: str,
+    board: chess.Board,
+    lang: str = "en",
+    *,
+    lenient: bool = True,
+    keep: bool = True,
+    before_push: Callable[[chess.Move], object] | None = None,
 ) -> Reading:
     """:func:`read`, leaving the move played on ``board`` when the reading is ``ok`` and
-    ``keep`` is True (a score reader saves a push that way)."""
+    ``keep`` is True (a score reader saves a push that way); ``before_push`` is called with
+    the move while the board still shows the position before it."""
     letters = letters_for(lang)
     parts = _Parts(entry)
     text = _strip_suffixes(entry.strip(), parts)
@@ -325,8 +348,10 @@ def read_and_push(
             reason=refusal.reason,
             draw_offer=parts.offer,
         )
+    if before_push is not None:
+        before_push(move)
     board.push(move)
-    _check_marks(board, parts, corrections)
+    mark = _check_marks(board, parts, corrections)
     if not lenient:
         refused = [c for c in corrections if c.code not in _STRICT_ALLOWED]
         if refused:
@@ -342,7 +367,9 @@ def read_and_push(
             )
     if not keep:
         board.pop()
-    return Reading(entry, "ok", move, (move,), tuple(corrections), draw_offer=parts.offer)
+    return Reading(
+        entry, "ok", move, (move,), tuple(corrections), draw_offer=parts.offer, mark=mark
+    )
 
 
 def _interpret(
@@ -414,10 +441,7 @@ def _interpret(
             if not (ff and fr):
                 raise _refuse(
                     "unreadable",
-                    N_(
-                        "A hyphen needs the full departure square (long "
-                        "algebraic, e.g. e2-e4)."
-                    ),
+                    N_("A hyphen needs the full departure square (long algebraic, e.g. e2-e4)."),
                     entry=parts.entry,
                 )
             corrections.append(_fix("long-algebraic", N_("long algebraic notation was read")))
@@ -692,14 +716,15 @@ def _illegal(
     )
 
 
-def _check_marks(board: chess.Board, parts: _Parts, corrections: list[Correction]) -> None:
-    """Compare the written check mark with the position after the move (on ``board``)."""
+def _check_marks(board: chess.Board, parts: _Parts, corrections: list[Correction]) -> str:
+    """Compare the written check mark with the position after the move (on ``board``);
+    the right mark."""
     written = parts.check
     if written in ("‡", "†"):
         written = "#" if written == "‡" else "+"
     actual = ("#" if board.is_checkmate() else "+") if board.is_check() else ""
     if written == actual or (actual == "#" and written == "++"):
-        return
+        return actual
     if not written:
         corrections.append(
             _fix("check-missing", N_("the check mark {mark} was missing"), mark=actual)
@@ -721,3 +746,4 @@ def _check_marks(board: chess.Board, parts: _Parts, corrections: list[Correction
                 right=actual,
             )
         )
+    return actual

@@ -18,11 +18,12 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 import chess
 
 from arbitro.i18n import N_, Text
-from arbitro.notation.algebraic import Reading, Style, format_last, read_and_push
+from arbitro.notation.algebraic import Reading, Style, format_last, read_and_push, write_body
 from arbitro.notation.letters import NotationError, letters_for
 
 __all__ = [
@@ -149,7 +150,13 @@ def _walk(
     for token in _tokens(text):
         kind = token.kind
         if kind == "word":
-            reading = read_and_push(token.text, board, lang, lenient=lenient)
+            reading = read_and_push(
+                token.text,
+                board,
+                lang,
+                lenient=lenient,
+                before_push=None if visit is None else partial(visit.before, board),
+            )
             if not reading.ok:
                 raise _refusal(reading, board, game)
             assert reading.move is not None
@@ -190,6 +197,9 @@ def _walk(
 
 
 class _Visitor:
+    def before(self, board: chess.Board, move: chess.Move) -> None:
+        """A move is about to be played on ``board``."""
+
     def move(self, board: chess.Board, reading: Reading, depth: int) -> None:
         raise NotImplementedError
 
@@ -301,13 +311,17 @@ class _Translator(_Visitor):
         self.style: Style = style
         self.figurines = figurines
         self.long = long
+        self.body = ""
+
+    def before(self, board: chess.Board, move: chess.Move) -> None:
+        self.out.number(board)
+        self.body = write_body(
+            move, board, self.target, self.style, figurines=self.figurines, long=self.long
+        )
 
     def move(self, board: chess.Board, reading: Reading, depth: int) -> None:
-        assert reading.move is not None
-        self.out.number(board, after=True)
-        self.out.add(
-            format_last(board, self.target, self.style, figurines=self.figurines, long=self.long)
-        )
+        mark = "++" if self.style == "fide" and reading.mark == "#" else reading.mark
+        self.out.add(self.body + mark)
         if reading.draw_offer:
             self.out.add("(=)")
             self.out.broken = True
