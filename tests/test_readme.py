@@ -31,7 +31,7 @@ TOUR = [line for line in shell_lines() if line.startswith(".venv/bin/")]
 
 
 SHARED_DATA = ROOT.parent / "shared" / "data"
-NEEDS_SHARED = ("benchmarks/game.py", "benchmarks/can_mate.py")
+NEEDS_SHARED = ("benchmarks/game.py", "benchmarks/can_mate.py", "benchmarks/notation.py")
 
 
 @pytest.mark.parametrize("line", TOUR)
