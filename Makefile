@@ -42,7 +42,7 @@ catalogs: $(VENV)/.test-installed
 	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output \
 	  --project arbitro --copyright-holder "arbitro contributors" \
 	  -o src/arbitro/locale/arbitro.pot src
-	$(BIN)/pybabel update --no-fuzzy-matching -D arbitro -i src/arbitro/locale/arbitro.pot \
+	$(BIN)/pybabel update --no-fuzzy-matching --ignore-obsolete -D arbitro -i src/arbitro/locale/arbitro.pot \
 	  -d src/arbitro/locale
 	$(BIN)/pybabel compile --statistics -D arbitro -d src/arbitro/locale
 

@@ -63,53 +63,9 @@ BLOCK_ROWS = 30
 _RESULTS = {"1-0": "1-0", "0-1": "0-1", "1/2-1/2": "½-½", "½-½": "½-½", "*": "*"}
 _BOXES = ("1-0", "½-½", "0-1")
 
-# Every message of this module (English msgids) with the Spanish proposed for the catalog: used
-# only while ``es.po`` has no translation of its own, so that a Spanish sheet reads Spanish.
-_SPANISH: dict[str, str] = {
-    N_("Event"): "Evento",
-    N_("Site"): "Lugar",
-    N_("Date"): "Fecha",
-    N_("Round"): "Ronda",
-    N_("White"): "Blancas",
-    N_("Black"): "Negras",
-    N_("Time control"): "Ritmo de juego",
-    N_("Result"): "Resultado",
-    N_("Scoresheet"): "Planilla",
-    N_("No."): "Nº",
-    N_("Moves {first}–{last}"): "Jugadas {first}–{last}",
-    N_("draw offer"): "oferta de tablas",
-    N_("(=) draw offer (E13)"): "(=) oferta de tablas (E13)",
-    N_("marked"): "marcado",
-    N_("White's signature"): "Firma de las blancas",
-    N_("Black's signature"): "Firma de las negras",
-    N_("Arbiter's signature"): "Firma del árbitro",
-    N_("(article {article})"): "(artículo {article})",
-    N_("checkmate"): "jaque mate",
-    N_("resignation"): "abandono",
-    N_("stalemate"): "rey ahogado",
-    N_("dead position"): "posición muerta",
-    N_("draw by agreement"): "tablas por acuerdo",
-    N_("threefold repetition"): "triple repetición",
-    N_("fifty-move rule"): "regla de los cincuenta movimientos",
-    N_("fivefold repetition"): "quíntuple repetición",
-    N_("seventy-five-move rule"): "regla de los setenta y cinco movimientos",
-    N_("loss on time"): "pérdida por tiempo",
-    N_("flag fell, but the opponent cannot checkmate"): (
-        "cayó la bandera, pero el adversario no puede dar mate"
-    ),
-    N_("both flags fell"): "cayeron ambas banderas",
-    N_("illegal move"): "movimiento ilegal",
-    N_("illegal move, but the opponent cannot checkmate"): (
-        "movimiento ilegal, pero el adversario no puede dar mate"
-    ),
-    N_("quickplay finish"): "final a ritmo rápido",
-    N_("arbiter's decision"): "decisión del árbitro",
-    N_("late at the resumption of an adjourned game"): (
-        "retraso en la reanudación de una partida aplazada"
-    ),
-    N_("invalid sealed move"): "jugada secreta no válida",
-    N_("late arrival"): "llegada tarde",
-}
+# Labels written inside f-strings, where the message extractor does not look.
+_NUMBER = N_("No.")
+_LEGEND = N_("(=) draw offer (E13)")
 
 _TERMINATIONS: dict[str, str] = {
     "checkmate": N_("checkmate"),
@@ -135,11 +91,8 @@ _TERMINATIONS: dict[str, str] = {
 
 
 def _t(message: str, lang: str) -> str:
-    """``message`` in ``lang``: the catalog's translation, else (Spanish) the one proposed here."""
-    translated = gettext(message, lang)
-    if translated == message and normalize_language(lang) == "es":
-        return _SPANISH.get(message, message)
-    return translated
+    """``message`` in ``lang``, from the catalogs."""
+    return gettext(message, lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -385,8 +338,8 @@ h2 { font-size: 10pt; margin: 0 0 1.5mm; }
 .header dt::after { content: ":"; }
 .header dd { margin: 0; flex: 1; overflow-wrap: anywhere; }
 .moves { display: flex; flex-wrap: wrap; gap: 4mm; }
-.moves table { flex: 1 1 calc(50% - 2mm); border-collapse: collapse; table-layout: fixed;
-  break-inside: avoid; }
+.moves table { flex: 0 0 calc(50% - 2mm); width: calc(50% - 2mm); border-collapse: collapse;
+  table-layout: fixed; break-inside: avoid; }
 caption { font-weight: bold; text-align: left; padding-bottom: 1mm; }
 th, td { border: 1px solid #000; padding: 0 1.5mm; height: 5.4mm; }
 thead th { background: #e8e8e8; font-size: 9pt; }
@@ -442,7 +395,7 @@ def _table(block: list[tuple[int, Row | None]], lang: str) -> list[str]:
         "<table>",
         f"<caption>{_e(caption)}</caption>",
         "<thead><tr>"
-        f'<th scope="col" class="n">{_e(_t(N_("No."), lang))}</th>'
+        f'<th scope="col" class="n">{_e(_t(_NUMBER, lang))}</th>'
         f'<th scope="col">{_e(_t(N_("White"), lang))}</th>'
         f'<th scope="col">{_e(_t(N_("Black"), lang))}</th>'
         "</tr></thead>",
@@ -518,7 +471,7 @@ def render_html(sheet: Scoresheet) -> str:
         out.append(f'<div class="signature">{_e(_t(label, lang))}</div>')
     out += [
         "</div>",
-        f'<p class="legend">{_e(_t(N_("(=) draw offer (E13)"), lang))}</p>',
+        f'<p class="legend">{_e(_t(_LEGEND, lang))}</p>',
         "</div>",
         "</main>",
         "</body>",
