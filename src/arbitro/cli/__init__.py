@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from arbitro import __version__
-from arbitro.cli import canmate, clock, editions, notation, scenario, timecontrol
+from arbitro.cli import audit, canmate, clock, editions, notation, scenario, timecontrol
 from arbitro.errors import ArbitroError
 from arbitro.i18n import language_from_environment
 
@@ -34,6 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
     editions.register(commands)
     canmate.register(commands)
     notation.register(commands)
+    audit.register(commands)
     return parser
 
 

@@ -317,6 +317,46 @@ class Game:
         """The instant of the last event."""
         return self._now
 
+    def claimable(
+        self, *, threefold: bool = True, fifty: bool = True
+    ) -> tuple[str, chess.Move | None] | None:
+        """A draw the player to move could claim now (9.2 threefold repetition, 9.3 fifty
+        moves): ``("threefold" | "fifty-moves", move)`` where ``move`` is the move he would
+        write down and declare (``None`` when the present position is enough), or ``None``.
+
+        Cheap enough to ask after every move: the intended-move test only runs when a position
+        since the last irreversible move has occurred twice already, or 99 half-moves have passed.
+        """
+        board = self._board
+        keys = self._keys
+        if threefold and self._counts[keys[-1]] >= 3:
+            return ("threefold", None)
+        if fifty and board.halfmove_clock >= 100:
+            return ("fifty-moves", None)
+        # Positions the opponent will face after a move, since the last pawn move or capture,
+        # that have occurred twice: one more occurrence makes a claimable threefold repetition.
+        window = min(board.halfmove_clock, len(keys) - 1)
+        counts = self._counts
+        twice = threefold and {key for key in keys[-2 : -window - 2 : -2] if counts[key] >= 2}
+        if twice:
+            for move in board.generate_legal_moves():
+                board.push(move)
+                key = board._transposition_key()
+                board.pop()
+                if key in twice:
+                    return ("threefold", move)
+        if fifty and board.halfmove_clock == 99:
+            pawns = board.pawns & board.occupied_co[board.turn]
+            for move in board.generate_legal_moves(~pawns & chess.BB_ALL):
+                if not board.is_capture(move):
+                    return ("fifty-moves", move)
+        return None
+
+    def cannot_win_on_time(self, winner: Color) -> bool:
+        """Whether, in the present position, a fallen flag of ``winner``'s opponent would draw
+        instead of losing (6.9 and its predecessors; the club rule counts bare material)."""
+        return self._cannot_win_on_time(winner)
+
     def outcome(self, at: int | None = None) -> Outcome | None:
         """How the game ended, as of ``at`` (default: the last event)."""
         return self._ended(self._now if at is None else max(at, self._now))
