@@ -55,21 +55,25 @@ def open_text(path: str) -> TextIO:
 
 
 class _Splitter:
-    """Tells where games start: at a tag line that follows movetext. A line inside a comment
-    that spans lines is never a tag line."""
+    """Tells where games start: at a tag line that follows movetext. Inside a comment that
+    spans lines, a tag line only starts a game after a blank line (a comment left open by a
+    broken game must not swallow the games after it)."""
 
-    __slots__ = ("in_comment", "in_moves")
+    __slots__ = ("blank", "in_comment", "in_moves")
 
     def __init__(self) -> None:
         self.in_moves = False
         self.in_comment = False
+        self.blank = True
 
     def starts_game(self, line: str) -> bool:
         stripped = line.lstrip()
-        is_tag = not self.in_comment and stripped.startswith("[")
+        is_tag = stripped.startswith("[") and (not self.in_comment or self.blank)
         starts = is_tag and self.in_moves
+        self.blank = not stripped
         if starts:
             self.in_moves = False
+            self.in_comment = False
         elif stripped and not is_tag:
             self.in_moves = True
         if "{" in line or "}" in line:
