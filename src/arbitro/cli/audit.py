@@ -61,7 +61,9 @@ def register(commands: Any) -> None:
         "--dask", default=None, metavar="ADDRESS", help="run on a Dask cluster (scheduler address)"
     )
     parser.add_argument(
-        "--summary", action="store_true", help="print the count per code at the end"
+        "--summary",
+        action="store_true",
+        help="print the count per code at the end (on standard error for jsonl and csv)",
     )
     parser.set_defaults(run=run_audit)
 
@@ -117,9 +119,8 @@ def run_audit(args: argparse.Namespace) -> int:
             return 2
     if fmt == "table":
         _table(rows, counts, games, Console())
-    if args.summary:
-        out = Console() if fmt == "table" else err
-        _summary(counts, games, out)
+    if args.summary and fmt != "table":  # the table format always ends with the summary
+        _summary(counts, games, err)
     return 0
 
 
@@ -143,8 +144,8 @@ def _write(findings: Iterator[Finding], fmt: str, counts: Counter[str]) -> list[
 
 
 def _table(rows: list[Finding], counts: Counter[str], games: int, console: Console) -> None:
-    _summary(counts, games, console)
     if not rows:
+        _summary(counts, games, console)
         return
     table = Table(title=f"First {len(rows)} findings", title_justify="left")
     for name in ("file", "game", "ply", "code", "article", "detail"):
@@ -159,6 +160,7 @@ def _table(rows: list[Finding], counts: Counter[str], games: int, console: Conso
             finding.detail,
         )
     console.print(table)
+    _summary(counts, games, console)
 
 
 def _summary(counts: Counter[str], games: int, console: Console) -> None:
