@@ -10,7 +10,9 @@ Two tools answer it, and :func:`can_checkmate` combines them:
 - a sound static analysis (:mod:`arbitro.adjudication.static`) that proves "cannot mate" from
   material, bishops' colours and locked pawn structures — quick mode uses only this;
 - a bounded cooperative search (:mod:`arbitro.adjudication.search`) for a mating line, which
-  proves "can mate" with the line, or "cannot mate" when it exhausts every continuation.
+  proves "can mate" with the line, or "cannot mate" when it exhausts every continuation;
+- when that search gives up, a goal-directed depth-first dive
+  (:mod:`arbitro.adjudication.dive`) that only ever proves "can mate", with a line.
 
 Neither ever answers "no" when a mate exists; when neither decides, the answer is ``unknown``.
 
@@ -27,6 +29,7 @@ from typing import Literal
 
 import chess
 
+from arbitro.adjudication.dive import dive
 from arbitro.adjudication.search import find_mate
 from arbitro.adjudication.static import prove_cannot_mate
 from arbitro.adjudication.verdict import Verdict
@@ -43,6 +46,10 @@ __all__ = [
 
 #: Nodes the full mode's search may visit per question.
 DEFAULT_LIMIT = 50_000
+
+# The dive's nodes (moves generated; a move played counts as several) are cheaper than the
+# best-first search's: it gets this many times the limit.
+_DIVE_SHARE = 2
 
 Mode = Literal["quick", "full"]
 
@@ -78,6 +85,13 @@ def can_checkmate(
             return Verdict("yes", "", sans)
     if exhausted:
         return Verdict("no", "every possible continuation was tried: none ends in mate")
+    # The best-first search gave up: a goal-directed depth-first dive, with its own budget,
+    # finds many of the long mates it misses (a "yes" only, checked like the first).
+    line = dive(board.copy(stack=False), color, limit * _DIVE_SHARE)
+    if line is not None:
+        sans = _mating_line(board, color, line)
+        if sans is not None:
+            return Verdict("yes", "", sans)
     return Verdict("unknown", f"no mate found within {limit} positions")
 
 

@@ -15,7 +15,11 @@ Positions where the winner has a bare king, or the material is insufficient for 
 dead ends. A second queue holds the same moves ordered with an extra cost for the pawns left
 on the board and the loser's pawns' distance to promotion (pawn captures open locked chains, a
 promoted man of the loser can block its own king); every fourth expansion is taken from it.
-Both queues share the set of expanded positions, so the order changes nothing else. Because no
+Both queues share the set of expanded positions, so the order changes nothing else. Whether a
+winning move checks is decided without playing it (``_gives_check``: direct and discovered
+checks from the bitboards, exactly python-chess's ``gives_check``; castling and en passant are
+left to python-chess): an inexact test could miss a mate and so make an emptied queue a false
+proof, so it must be exact. Because no
 other position is pruned, an emptied queue proves that no mate exists. A node is one generated
 move; ``limit`` bounds them.
 """
@@ -153,6 +157,35 @@ def _attacks(piece: int, sq: int, color: chess.Color, occupied: int) -> int:
     return bb
 
 
+def _gives_check(board: chess.Board, move: chess.Move, lk: int, mine: int) -> bool:
+    """Exactly ``board.gives_check(move)`` for a move of the side to move (owning ``mine``)
+    and the enemy king on ``lk``, without playing the move: a direct check by the moved (or
+    promoted) piece from its new square, or a discovered one by a slider whose line to the
+    king the move opened. Castling and en passant (which also moves a rook or removes a
+    second man) are left to python-chess."""
+    frm, to = move.from_square, move.to_square
+    if board.is_castling(move) or board.is_en_passant(move):
+        return board.gives_check(move)
+    occupied = (board.occupied & ~chess.BB_SQUARES[frm]) | chess.BB_SQUARES[to]
+    piece = move.promotion or board.piece_type_at(frm) or 0
+    king = chess.BB_SQUARES[lk]
+    if _attacks(piece, to, board.turn, occupied) & king:
+        return True
+    others = mine & ~chess.BB_SQUARES[frm]
+    diagonal = others & (board.bishops | board.queens)
+    if diagonal and chess.BB_DIAG_ATTACKS[lk][chess.BB_DIAG_MASKS[lk] & occupied] & diagonal:
+        return True
+    straight = others & (board.rooks | board.queens)
+    return bool(
+        straight
+        and (
+            chess.BB_RANK_ATTACKS[lk][chess.BB_RANK_MASKS[lk] & occupied]
+            | chess.BB_FILE_ATTACKS[lk][chess.BB_FILE_MASKS[lk] & occupied]
+        )
+        & straight
+    )
+
+
 Material = tuple[list[tuple[int, int]], int, int, int]
 
 
@@ -266,7 +299,7 @@ class _Search:
                 frm, to = move.from_square, move.to_square
                 bit = chess.BB_SQUARES[to]
                 if mover == color:
-                    check = board.gives_check(move)
+                    check = _gives_check(board, move, lk, mine)
                     if check:
                         board.push(move)
                         if not any(board.generate_legal_moves()):

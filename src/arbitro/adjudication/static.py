@@ -625,6 +625,14 @@ def _mate_squares_exist(board: chess.Board, color: chess.Color) -> bool | None:
     pawns = board.pawns
     white_pawns = pawns & board.occupied_co[chess.WHITE]
     black_pawns = pawns & board.occupied_co[chess.BLACK]
+    white = board.occupied_co[chess.WHITE]
+    black = board.occupied_co[chess.BLACK]
+    if not (white_pawns << 8) & black and not (black_pawns >> 8) & white:
+        # Quick exit (answering "maybe" is always sound): when no pawn has an enemy man right
+        # in front of it, there are (but for freak cases of pieces boxed in by their own
+        # pawns) no walls, and the mate test then passes (on the reference positions it
+        # never failed there).
+        return True
     if not white_pawns & (black_pawns >> 8) and board.occupied_co[color] & (
         board.queens | board.rooks
     ):
@@ -709,9 +717,9 @@ _DEPTH = 12
 _BUDGET = 100
 
 
-def _first_moves(board: chess.Board) -> list[chess.Move]:
-    """Up to ``_WIDTH + 1`` legal moves (so "more than ``_WIDTH``" can be told)."""
-    return list(islice(board.legal_moves, _WIDTH + 1))
+def _first_moves(board: chess.Board, width: int = _WIDTH) -> list[chess.Move]:
+    """Up to ``width + 1`` legal moves (so "more than ``width``" can be told)."""
+    return list(islice(board.legal_moves, width + 1))
 
 
 def _key(board: chess.Board) -> tuple[int, ...]:
@@ -738,6 +746,7 @@ def _forced(
     depth: int,
     budget: list[int],
     seen: set[tuple[int, ...]],
+    width: int = _WIDTH,
 ) -> bool:
     """True when every continuation of ``board`` (not proved itself, with the legal ``moves``,
     at most ``_WIDTH``) is proved within ``depth`` plies.
@@ -758,16 +767,18 @@ def _forced(
             key = _key(board)
             if key in seen or _static(board, color) is not None:
                 continue
-            replies = _first_moves(board)
+            replies = _first_moves(board, width)
             if not replies:
                 # checkmate of color's king, or stalemate: over without color mating
                 if board.turn == color or not board.is_check():
                     continue
                 return False
-            if len(replies) > _WIDTH or depth <= 1:
+            if len(replies) > width or depth <= 1:
                 return False
             seen.add(key)
-            if not _forced(board, color, replies, depth=depth - 1, budget=budget, seen=seen):
+            if not _forced(
+                board, color, replies, depth=depth - 1, budget=budget, seen=seen, width=width
+            ):
                 return False
         finally:
             board.pop()

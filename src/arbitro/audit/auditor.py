@@ -27,8 +27,9 @@ from collections.abc import Callable
 
 import chess
 
+from arbitro.adjudication import can_checkmate
 from arbitro.audit.findings import Finding
-from arbitro.editions import Edition
+from arbitro.editions import Edition, FlagDrawRule
 from arbitro.errors import ArbitroError
 from arbitro.game import Game, GameSetup
 from arbitro.notation.pgn import MainlineRecord, control_for, edition_for, read_mainline
@@ -228,7 +229,7 @@ class _Run:
         ):
             return
         winner = _DECISIVE[recorded]
-        if not self.game.cannot_win_on_time(winner):
+        if not _cannot_win_on_time(self.game, winner):
             return
         rule = "time-forfeit-draw"
         add(
@@ -247,3 +248,34 @@ class _Run:
         for ply in self.game.plies[:plies]:
             board.push(ply.move)
         return board
+
+
+#: Nodes of the first, short search for a mate after a recorded loss on time.
+SHORT_SEARCH = 2_000
+
+
+def _cannot_win_on_time(game: Game, winner: chess.Color) -> bool:
+    """Whether the flag fall recorded against ``winner``'s opponent is a draw (6.9), decided in
+    stages to keep the audit fast: the static analysis; a short search for a mate (most
+    positions have one close by); the full search only where the position is small enough for
+    an exhaustive search to prove "cannot mate" (few pieces besides kings and pawns, or no
+    pawn free to move). Where a large position stays undecided the recorded loss stands, as it
+    does when the full search reaches its limit.
+    """
+    if game.edition.flag_draw_rule is FlagDrawRule.BARE_MATERIAL:
+        return game.cannot_win_on_time(winner)
+    board = game.board
+    if can_checkmate(board, winner, "quick").answer == "no":
+        return True
+    short = can_checkmate(board, winner, "full", SHORT_SEARCH)
+    if short.answer != "unknown":
+        return short.answer == "no"
+    pieces = board.occupied & ~board.kings & ~board.pawns
+    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
+    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
+    pawns_stuck = not ((white_pawns << 8) & chess.BB_ALL & ~board.occupied) and not (
+        (black_pawns >> 8) & ~board.occupied
+    )
+    if chess.popcount(pieces) <= 2 or pawns_stuck:
+        return can_checkmate(board, winner, "full").answer == "no"
+    return False
