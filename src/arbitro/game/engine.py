@@ -337,7 +337,11 @@ class Game:
         # that have occurred twice: one more occurrence makes a claimable threefold repetition.
         window = min(board.halfmove_clock, len(keys) - 1)
         counts = self._counts
-        twice = threefold and {key for key in keys[-2 : -window - 2 : -2] if counts[key] >= 2}
+        twice = (
+            threefold
+            and self._repeated
+            and {key for key in keys[-2 : -window - 2 : -2] if counts[key] >= 2}
+        )
         if twice:
             for move in board.generate_legal_moves():
                 board.push(move)
@@ -417,6 +421,8 @@ class Game:
         self._plies = plies
         self._keys = keys
         self._counts = counts
+        # Whether some position has occurred twice: until then no repetition can be claimed.
+        self._repeated = any(n >= 2 for n in counts.values())
         self._pending_move: Ply | None = (
             plies[-1] if plies and plies[-1].pressed_at is None else None
         )
@@ -615,7 +621,9 @@ class Game:
         board.push(move)
         key = board._transposition_key()
         self._keys.append(key)
-        self._counts[key] = self._counts.get(key, 0) + 1
+        count = self._counts[key] = self._counts.get(key, 0) + 1
+        if count >= 2:
+            self._repeated = True
         ply = Ply(color, move, resolved.reason, at)
         if self._offer_to_mark == color:
             ply.draw_offer = True
