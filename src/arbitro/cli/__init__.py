@@ -7,7 +7,16 @@ import sys
 from collections.abc import Sequence
 
 from arbitro import __version__
-from arbitro.cli import audit, canmate, clock, editions, notation, scenario, timecontrol
+from arbitro.cli import (
+    audit,
+    canmate,
+    clock,
+    editions,
+    notation,
+    scenario,
+    serve,
+    timecontrol,
+)
 from arbitro.errors import ArbitroError
 from arbitro.i18n import language_from_environment
 
@@ -35,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     canmate.register(commands)
     notation.register(commands)
     audit.register(commands)
+    serve.register(commands)
     return parser
 
 

@@ -1,0 +1,42 @@
+"""``arbitro serve``: the web application, with uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from arbitro.store.db import DEFAULT_URL
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="the web application: play and arbitrate games in the browser",
+        description=(
+            "Serve the web application: create a game on the home page, then play it from the "
+            "players' links while the arbiter follows from his console. Games are kept in the "
+            "database (SQLite by default; PostgreSQL with --database "
+            "postgresql+psycopg://USER@HOST/DB, which also lets several server processes share "
+            "live games)."
+        ),
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="default: 8000")
+    parser.add_argument("--database", default=DEFAULT_URL, help=f"default: {DEFAULT_URL}")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn  # noqa: PLC0415 - only this command needs the server
+
+    from arbitro.web.app import create_app  # noqa: PLC0415
+
+    try:
+        app = create_app(args.database)
+    except Exception as error:  # a database URL that cannot be used
+        print(f"arbitro: {error}", file=sys.stderr)
+        return 2
+    print(f"arbitro: http://{args.host}:{args.port}/ (database {args.database})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0

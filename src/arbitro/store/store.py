@@ -1,0 +1,406 @@
+"""The event store: games and their append-only logs in SQLite or PostgreSQL.
+
+Each method is one short transaction, and a write is committed before the method returns: the
+web layer acknowledges an event only after :meth:`EventStore.append` came back. The store
+keeps logs; it does not judge them (the web layer applies each event to a
+:class:`~arbitro.game.engine.Game` first), beyond checking that a setup and an event are what
+:class:`~arbitro.game.events.GameSetup` and :class:`~arbitro.game.events.Event` can read.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any, NamedTuple, Self
+
+from sqlalchemy import URL, Connection, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from arbitro.game.engine import Game
+from arbitro.game.events import Event, GameSetup
+from arbitro.store.db import DEFAULT_URL, WRITE, database_url, is_postgresql, make_engine
+from arbitro.store.errors import StoreConflict, StoreError, UnknownGame
+from arbitro.store.migrate import upgrade
+from arbitro.store.models import ID_LENGTH, EventRow, GameRow
+
+#: The roles a token can give, in the order role_for tries them.
+ROLES = ("white", "black", "arbiter")
+
+#: The PostgreSQL channel on which every append is announced as ``"<game_id>:<seq>"``.
+CHANNEL = "arbitro_events"
+
+_HASH_COLUMNS = {
+    "white": GameRow.white_token_hash,
+    "black": GameRow.black_token_hash,
+    "arbiter": GameRow.arbiter_token_hash,
+}
+
+
+def new_id() -> str:
+    """A fresh random URL-safe id: 16 characters, 96 bits (no one guesses another's game)."""
+    return secrets.token_urlsafe(12)
+
+
+def new_token() -> str:
+    """A fresh secret token for a role (32 URL-safe characters)."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_token(token: str) -> str:
+    """The sha256 hex digest of ``token``: what the store keeps instead of the token.
+
+    A plain hash is enough for tokens made by :func:`new_token` (192 random bits: nothing to
+    guess from a digest); it is not meant for passwords people choose.
+    """
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _json(value: Mapping[str, Any], what: str) -> str:
+    try:
+        # No NaN or Infinity: the text stays JSON that any reader accepts.
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as error:
+        raise StoreError(
+            "The {what} is not JSON: {error}.", code=f"bad-{what}", what=what, error=str(error)
+        ) from None
+
+
+def _whole(value: object, name: str, minimum: int = 0) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise StoreError(
+            "{name!r} must be a whole number from {minimum}: {value!r}.",
+            code="bad-argument",
+            name=name,
+            minimum=minimum,
+            value=value,
+        )
+    return value
+
+
+class StoredEvent(NamedTuple):
+    """An event of a log as stored: ``Event.to_dict()`` and when it was committed."""
+
+    event: dict[str, Any]
+    wall_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredGame:
+    """A game as stored: enough to rebuild it (:meth:`replay`) and to serve it."""
+
+    id: str
+    setup: dict[str, Any]
+    events: list[StoredEvent]
+    created_at: datetime
+    started_wall_ms: int | None
+    finished: bool
+    spectator_id: str
+    #: role -> sha256 hex of its token; a role without a token is absent.
+    token_hashes: dict[str, str]
+
+    @property
+    def next_seq(self) -> int:
+        """The position the next event of the log goes to."""
+        return len(self.events)
+
+    def replay(self) -> Game:
+        """The game rebuilt from its setup and log.
+
+        :raises ArbitroError: when the engine refuses an event of the log.
+        """
+        game = Game(GameSetup.from_dict(self.setup))
+        for stored in self.events:
+            game.apply(Event.from_dict(stored.event))
+        return game
+
+
+class EventStore:
+    """Games and their logs in the database at ``url`` (SQLite or PostgreSQL).
+
+    ``migrate`` brings the database to the newest schema first (cheap when it is there).
+    Thread-safe: each call takes its own connection from the pool.
+    """
+
+    def __init__(self, url: str | URL = DEFAULT_URL, *, migrate: bool = True) -> None:
+        self.url = database_url(url)
+        self._engine = make_engine(self.url)
+        self._postgresql = is_postgresql(self.url)
+        if migrate:
+            upgrade(self._engine)
+
+    # -- transactions -----------------------------------------------------------------------
+
+    @contextmanager
+    def _read(self) -> Iterator[Connection]:
+        with self._engine.connect() as conn, conn.begin():
+            yield conn
+
+    @contextmanager
+    def _write(self) -> Iterator[Connection]:
+        """A transaction that writes, committed when the block ends without an error."""
+        with self._engine.connect() as conn:
+            conn.execution_options(**{WRITE: True})
+            with conn.begin():
+                yield conn
+
+    # -- games ------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        setup: Mapping[str, Any],
+        tokens: Mapping[str, str],
+        spectator_id: str | None = None,
+    ) -> str:
+        """Store a new game; its id.
+
+        ``setup`` is stored as ``GameSetup.from_dict(setup).to_dict()`` (what a replay reads);
+        ``tokens`` maps roles (white, black, arbiter) to their secret tokens, of which only
+        the hashes are kept. ``spectator_id`` defaults to a fresh random one.
+
+        :raises ArbitroError: a setup that ``GameSetup.from_dict`` refuses (its own error).
+        :raises StoreError: ``bad-token`` for an unknown role, an empty token or one token for
+            two roles (``role_for`` could not tell them apart).
+        :raises StoreConflict: the spectator id belongs to another game.
+        """
+        setup_text = _json(GameSetup.from_dict(setup).to_dict(), "setup")
+        hashes: dict[str, str] = {}
+        for role, token in tokens.items():
+            if role not in ROLES:
+                raise StoreError("Unknown role {role!r}.", code="bad-token", role=role)
+            if not isinstance(token, str) or not token:
+                raise StoreError("The {role} token is empty.", code="bad-token", role=role)
+            hashes[role] = hash_token(token)
+        if len(set(hashes.values())) < len(hashes):
+            raise StoreError("Two roles have the same token.", code="bad-token")
+        if spectator_id is not None and len(spectator_id) > ID_LENGTH:
+            raise StoreError(
+                "A spectator id has at most {most} characters.", code="bad-argument", most=ID_LENGTH
+            )
+        game_id = new_id()
+        row = {
+            "id": game_id,
+            "setup": setup_text,
+            "created_at": datetime.now(UTC),
+            "started_wall_ms": None,
+            "finished": False,
+            "white_token_hash": hashes.get("white"),
+            "black_token_hash": hashes.get("black"),
+            "arbiter_token_hash": hashes.get("arbiter"),
+            "spectator_id": spectator_id or new_id(),
+        }
+        try:
+            with self._write() as conn:
+                conn.execute(insert(GameRow).values(row))
+        except IntegrityError:
+            # The id is 96 random bits: a clash is the spectator id given by the caller.
+            raise StoreConflict(
+                "The spectator id {spectator_id!r} is taken.", spectator_id=spectator_id
+            ) from None
+        return game_id
+
+    def set_started(self, game_id: str, wall_ms: int) -> None:
+        """Record the UTC epoch ms of the game clock's origin.
+
+        :raises UnknownGame:
+        """
+        self._update(game_id, started_wall_ms=_whole(wall_ms, "wall_ms"))
+
+    def mark_finished(self, game_id: str) -> None:
+        """Take the game off :meth:`unfinished` (the log stays open to the arbiter).
+
+        :raises UnknownGame:
+        """
+        self._update(game_id, finished=True)
+
+    def _update(self, game_id: str, **values: object) -> None:
+        with self._write() as conn:
+            result = conn.execute(update(GameRow).where(GameRow.id == game_id).values(values))
+            if result.rowcount == 0:
+                raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+
+    def unfinished(self) -> list[str]:
+        """The ids of the games not marked finished, oldest first: what a server resumes."""
+        with self._read() as conn:
+            query = (
+                select(GameRow.id)
+                .where(GameRow.finished.is_(False))
+                .order_by(GameRow.created_at, GameRow.id)
+            )
+            return list(conn.scalars(query))
+
+    def game_for_spectator(self, spectator_id: str) -> str | None:
+        """The id of the game that ``spectator_id`` shows, if any."""
+        with self._read() as conn:
+            query = select(GameRow.id).where(GameRow.spectator_id == spectator_id)
+            return conn.scalar(query)
+
+    def role_for(self, game_id: str, token: str) -> str | None:
+        """The role (white, black, arbiter) that ``token`` gives in the game; ``None`` for a
+        wrong token or an unknown game.
+
+        The token never reaches the database, not even as a query parameter: its hash is
+        compared here, in constant time.
+        """
+        if not isinstance(token, str) or not token:
+            return None
+        digest = hash_token(token)
+        with self._read() as conn:
+            row = conn.execute(
+                select(*_HASH_COLUMNS.values()).where(GameRow.id == game_id)
+            ).one_or_none()
+        if row is None:
+            return None
+        found: str | None = None
+        # Compare with every role, not stopping at a match: the time taken says nothing.
+        for role, stored in zip(ROLES, row, strict=True):
+            if stored is not None and hmac.compare_digest(stored, digest) and found is None:
+                found = role
+        return found
+
+    # -- the log ----------------------------------------------------------------------------
+
+    def append(self, game_id: str, seq: int, event: Mapping[str, Any], wall_ms: int) -> None:
+        """Write ``event`` at position ``seq`` of the game's log and commit.
+
+        ``event`` is stored as ``Event.from_dict(event).to_dict()``. On PostgreSQL the same
+        transaction announces ``"<game_id>:<seq>"`` on :data:`CHANNEL`, so the other servers
+        hear of the event exactly when it is committed.
+
+        :raises ArbitroError: an event that ``Event.from_dict`` refuses (its own error).
+        :raises StoreConflict: ``seq`` is not the next position of the log, or another writer
+            took it first.
+        :raises UnknownGame:
+        """
+        seq = _whole(seq, "seq")
+        wall_ms = _whole(wall_ms, "wall_ms")
+        text = _json(Event.from_dict(event).to_dict(), "event")
+        try:
+            with self._write() as conn:
+                expected = self._next_seq(conn, game_id)
+                if expected is None:
+                    raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                if seq != expected:
+                    raise StoreConflict(
+                        "Position {seq} of game {game_id!r} is not the next one ({expected}).",
+                        game_id=game_id,
+                        seq=seq,
+                        expected=expected,
+                    )
+                conn.execute(
+                    insert(EventRow).values(game_id=game_id, seq=seq, event=text, wall_ms=wall_ms)
+                )
+                if self._postgresql:
+                    # Sent at COMMIT, and only if it commits.
+                    conn.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{seq}")))
+        except IntegrityError:
+            # The primary key (game_id, seq): a writer that read the same next position
+            # committed first (on PostgreSQL the check above cannot see its uncommitted row).
+            raise StoreConflict(
+                "Position {seq} of game {game_id!r} was taken by another writer.",
+                game_id=game_id,
+                seq=seq,
+            ) from None
+
+    def _next_seq(self, conn: Connection, game_id: str) -> int | None:
+        """The next position of the game's log; ``None`` for an unknown game."""
+        last = select(func.max(EventRow.seq)).where(EventRow.game_id == game_id).scalar_subquery()
+        row = conn.execute(select(GameRow.id, last).where(GameRow.id == game_id)).one_or_none()
+        if row is None:
+            return None
+        return 0 if row[1] is None else int(row[1]) + 1
+
+    def events(self, game_id: str, start: int = 0) -> list[StoredEvent]:
+        """The game's events from position ``start`` on (what a notification announced).
+
+        :raises UnknownGame:
+        """
+        with self._read() as conn:
+            if conn.scalar(select(GameRow.id).where(GameRow.id == game_id)) is None:
+                raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+            return self._events(conn, game_id, start)
+
+    def _events(self, conn: Connection, game_id: str, start: int) -> list[StoredEvent]:
+        rows = conn.execute(
+            select(EventRow.seq, EventRow.event, EventRow.wall_ms)
+            .where(EventRow.game_id == game_id, EventRow.seq >= start)
+            .order_by(EventRow.seq)
+        ).all()
+        for expected, row in enumerate(rows, start):
+            # append never leaves a gap; a log with one was written by something else, and
+            # replaying it would rebuild a different game.
+            if row.seq != expected:
+                raise StoreError(
+                    "The log of game {game_id!r} has no event at position {seq}.",
+                    code="corrupt-log",
+                    game_id=game_id,
+                    seq=expected,
+                )
+        return [StoredEvent(json.loads(row.event), row.wall_ms) for row in rows]
+
+    def load(self, game_id: str) -> StoredGame:
+        """The game and its whole log, read in one transaction.
+
+        :raises UnknownGame:
+        """
+        with self._read() as conn:
+            game = conn.execute(
+                select(
+                    GameRow.id,
+                    GameRow.setup,
+                    GameRow.created_at,
+                    GameRow.started_wall_ms,
+                    GameRow.finished,
+                    GameRow.spectator_id,
+                    *_HASH_COLUMNS.values(),
+                ).where(GameRow.id == game_id)
+            ).one_or_none()
+            if game is None:
+                raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+            events = self._events(conn, game_id, 0)
+        created = game.created_at
+        if created.tzinfo is None:
+            # SQLite keeps no time zone; the store writes UTC only.
+            created = created.replace(tzinfo=UTC)
+        hashes = {
+            role: value
+            for role, value in zip(
+                ROLES,
+                (game.white_token_hash, game.black_token_hash, game.arbiter_token_hash),
+                strict=True,
+            )
+            if value is not None
+        }
+        return StoredGame(
+            id=game.id,
+            setup=json.loads(game.setup),
+            events=events,
+            created_at=created,
+            started_wall_ms=game.started_wall_ms,
+            finished=bool(game.finished),
+            spectator_id=game.spectator_id,
+            token_hashes=hashes,
+        )
+
+    # -- lifetime ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the pool's connections (the store can still be used: it reopens them)."""
+        self._engine.dispose()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

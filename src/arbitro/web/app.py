@@ -1,0 +1,371 @@
+"""The web application: play and arbitrate a rapid or blitz game in the browser.
+
+HTTP API (documented at ``/docs``): ``POST /api/games`` creates a game and returns the links
+of White, Black, the arbiter (each with a secret token) and spectators; ``GET
+/api/games/{id}`` reads a game (state, moves, log); ``POST /api/games/{id}/commands`` sends
+a command with the token in ``Authorization: Bearer ...``. The browser uses the same commands
+over the WebSocket ``/ws/{id}`` and is told of every change.
+
+Pages: ``/`` (create a game), ``/play/{id}#token`` (a player, or both players on one device),
+``/arbiter/{id}#token`` (the arbiter's console), ``/watch/{spectator}`` (read-only). Tokens
+travel in the URL fragment, which browsers never send to the server, so no log holds them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from pydantic import BaseModel, Field
+
+from arbitro.editions import Edition
+from arbitro.errors import ArbitroError, GameError
+from arbitro.game import GameSetup
+from arbitro.i18n import LANGUAGES, N_, gettext, normalize_language
+from arbitro.notation.letters import LANGUAGES as NOTATIONS
+from arbitro.notation.pgn import game_to_pgn, write_pgn
+from arbitro.notation.scoresheet import Scoresheet, render_html
+from arbitro.store import EventStore, StoreError, notifications
+from arbitro.store.db import database_url, is_postgresql
+from arbitro.web.live import Hub, LiveGame, Refused, view
+from arbitro.web.texts import PRESETS, client_texts
+
+HERE = Path(__file__).parent
+_templates = Environment(
+    loader=FileSystemLoader(HERE / "templates"),
+    autoescape=select_autoescape(["html"]),
+    extensions=["jinja2.ext.i18n"],
+)
+#: Largest command or WebSocket message accepted, in bytes.
+MAX_MESSAGE = 4096
+
+
+class NewGame(BaseModel):
+    """A game to create."""
+
+    white: str = Field("", max_length=80, description="White's name")
+    black: str = Field("", max_length=80, description="Black's name")
+    time_control: str = Field("3+2", max_length=80, description="any TimeControl.parse form")
+    edition: str | None = Field(None, description="edition id; default: in force today")
+    board: str = Field("enforced", description="enforced or physical")
+    notation: str = Field("en", description="language of the move list")
+    supervision: str = Field(
+        "adequate",
+        description="adequate (an arbiter watches, and sees flags) or inadequate (players claim)",
+    )
+
+
+class Links(BaseModel):
+    id: str
+    white: str
+    black: str
+    arbiter: str
+    spectator: str
+
+
+def _lang(request: Request) -> str:
+    asked = request.query_params.get("lang") or request.cookies.get("lang")
+    if asked:
+        return normalize_language(asked)
+    for part in request.headers.get("accept-language", "").split(","):
+        code = part.split(";")[0].strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return "en"
+
+
+def _error(error: ArbitroError, lang: str, status: int = 409) -> JSONResponse:
+    return JSONResponse(
+        {"error": {**error.to_dict(lang), "full": error.full_message(lang)}}, status_code=status
+    )
+
+
+def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = None) -> FastAPI:
+    """The application, on the store at ``database`` (or the given ``hub``)."""
+    store = hub.store if hub is not None else None
+    state: dict[str, Hub] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        nonlocal store
+        if hub is not None:
+            state["hub"] = hub
+        else:
+            store = await asyncio.to_thread(EventStore, database)
+            state["hub"] = Hub(store)
+        listener = None
+        if is_postgresql(database_url(state["hub"].store.url)):
+            listener = asyncio.create_task(_listen(state["hub"]))
+        try:
+            yield
+        finally:
+            if listener is not None:
+                listener.cancel()
+            if hub is None and store is not None:
+                store.close()
+
+    app = FastAPI(
+        title="arbitro",
+        summary="Play and arbitrate chess games under the FIDE Laws.",
+        lifespan=lifespan,
+    )
+    app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+
+    def the_hub() -> Hub:
+        return state["hub"]
+
+    # -- API --------------------------------------------------------------------------------
+
+    @app.post("/api/games", response_model=Links, status_code=201)
+    async def create_game(request: Request, new: NewGame) -> Any:
+        """Create a game; the links for White, Black and the arbiter carry secret tokens."""
+        lang = _lang(request)
+        try:
+            edition = new.edition or Edition.for_date(datetime.date.today()).id
+            players = (new.white.strip(), new.black.strip())
+            setup = GameSetup.create(
+                edition,
+                new.time_control,
+                board=new.board,
+                notation=new.notation,
+                supervision=new.supervision,
+                players=players if any(players) else None,
+            )
+        except ArbitroError as error:
+            return _error(error, lang, 422)
+        live, tokens = await the_hub().create(setup)
+        base = str(request.base_url).rstrip("/")
+        return Links(
+            id=live.id,
+            white=f"{base}/play/{live.id}#{tokens['white']}",
+            black=f"{base}/play/{live.id}#{tokens['black']}",
+            arbiter=f"{base}/arbiter/{live.id}#{tokens['arbiter']}",
+            spectator=f"{base}/watch/{live.spectator_id}",
+        )
+
+    async def _live(game_id: str, lang: str) -> LiveGame | JSONResponse:
+        try:
+            return await the_hub().get(game_id)
+        except ArbitroError as error:
+            return _error(error, lang, 404)
+
+    def _token(authorization: str | None) -> str | None:
+        if authorization and authorization.lower().startswith("bearer "):
+            return authorization[7:].strip()
+        return None
+
+    @app.get("/api/games/{game_id}")
+    async def read_game(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> Any:
+        """The game as its role (from the token; spectators without one) sees it now."""
+        lang = _lang(request)
+        live = await _live(game_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        role = await the_hub().role(live, _token(authorization))
+        return view(live, the_hub().now(live), role)
+
+    @app.post("/api/games/{game_id}/commands")
+    async def send_command(
+        request: Request,
+        game_id: str,
+        command: Annotated[dict[str, Any], Body(examples=[{"do": "play", "move": "e4"}])],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        """One command (``{"do": "play", "move": "e4"}``, ``{"do": "claim", "claim":
+        "threefold", "move": "Nf3"}``, ``{"do": "arbiter", "action": "add-time", ...}``)."""
+        lang = _lang(request)
+        live = await _live(game_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        role = await the_hub().role(live, _token(authorization))
+        if role is None:
+            return _error(GameError("not-allowed", N_("A valid token is needed.")), lang, 403)
+        try:
+            await the_hub().command(live, role, command)
+        except Refused as refused:
+            return _error(refused.error, lang, refused.status)
+        except ArbitroError as error:
+            return _error(error, lang, 409)
+        return view(live, the_hub().now(live), role)
+
+    @app.get("/api/games/{game_id}/pgn")
+    async def pgn(request: Request, game_id: str) -> Response:
+        """The game as PGN, with the clock after every move."""
+        live = await _live(game_id, _lang(request))
+        if isinstance(live, JSONResponse):
+            return live
+        text = write_pgn(game_to_pgn(live.game, {"Site": str(request.base_url)}))
+        return Response(
+            text,
+            media_type="application/x-chess-pgn",
+            headers={"Content-Disposition": f'attachment; filename="{game_id}.pgn"'},
+        )
+
+    @app.get("/api/games/{game_id}/scoresheet", response_class=HTMLResponse)
+    async def scoresheet(request: Request, game_id: str) -> Response:
+        """The printable scoresheet (in Spanish unless ``?lang=en``)."""
+        live = await _live(game_id, "es")
+        if isinstance(live, JSONResponse):
+            return live
+        lang = request.query_params.get("lang", "es")
+        return HTMLResponse(render_html(Scoresheet.from_game(live.game, lang=lang)))
+
+    # -- WebSocket --------------------------------------------------------------------------
+
+    @app.websocket("/ws/{game_id}")
+    async def socket(websocket: WebSocket, game_id: str) -> None:
+        """First message: ``{"token": ...}`` (a player or the arbiter) or ``{"spectator":
+        id}``. Then commands ``{"id": n, "do": ...}``, answered ``{"type": "reply", "id": n,
+        "ok": ..., "error": ...}``; a ``state`` message follows every change."""
+        await websocket.accept()
+        lang = normalize_language(websocket.query_params.get("lang", "en"))
+        hub_ = the_hub()
+        try:
+            hello = await _receive(websocket)
+            if hello.get("spectator"):
+                live = await hub_.by_spectator(str(hello["spectator"]))
+                role = None
+            else:
+                live = await hub_.get(game_id)
+                role = await hub_.role(live, str(hello.get("token") or ""))
+                if role is None:
+                    await websocket.send_json(
+                        {"type": "error", "error": {"code": "not-allowed", "message": "token"}}
+                    )
+                    await websocket.close(code=4403)
+                    return
+        except (ArbitroError, WebSocketDisconnect, ValueError):
+            with contextlib.suppress(Exception):
+                await websocket.close(code=4404)
+            return
+        queue = hub_.subscribe(live)
+        sender = asyncio.create_task(_push(websocket, hub_, live, role, queue))
+        try:
+            await websocket.send_json(view(live, hub_.now(live), role))
+            while True:
+                message = await _receive(websocket)
+                reply: dict[str, Any] = {"type": "reply", "id": message.get("id"), "ok": True}
+                if message.get("do") == "state":
+                    await websocket.send_json(view(live, hub_.now(live), role))
+                    continue
+                if role is None:
+                    error: ArbitroError = GameError("not-allowed", N_("Spectators only watch."))
+                    reply.update(ok=False, error=error.to_dict(lang))
+                else:
+                    try:
+                        await hub_.command(live, role, message)
+                    except Refused as refused:
+                        reply.update(ok=False, error=refused.error.to_dict(lang))
+                    except ArbitroError as refusal:
+                        reply.update(ok=False, error=refusal.to_dict(lang))
+                    if not reply["ok"]:
+                        reply["error"]["full"] = reply["error"]["message"] + (
+                            " "
+                            + gettext("(article {article})", lang).format(
+                                article=reply["error"]["article"]
+                            )
+                            if reply["error"].get("article")
+                            else ""
+                        )
+                await websocket.send_json(reply)
+        except (WebSocketDisconnect, ValueError):
+            pass
+        finally:
+            hub_.unsubscribe(live, queue)
+            sender.cancel()
+
+    # -- pages ------------------------------------------------------------------------------
+
+    def page(request: Request, name: str, **context: Any) -> HTMLResponse:
+        lang = _lang(request)
+        env = _templates
+        env.install_gettext_callables(  # type: ignore[attr-defined]
+            lambda message: gettext(message, lang),
+            lambda singular, plural, n: gettext(singular if n == 1 else plural, lang),
+            newstyle=True,
+        )
+        html = env.get_template(name).render(
+            lang=lang,
+            other_lang="en" if lang == "es" else "es",
+            texts=json.dumps(client_texts(lang), ensure_ascii=False),
+            **context,
+        )
+        response = HTMLResponse(html)
+        if request.query_params.get("lang"):
+            response.set_cookie("lang", lang, samesite="lax")
+        return response
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request) -> HTMLResponse:
+        today = Edition.for_date(datetime.date.today()).id
+        return page(
+            request,
+            "home.html",
+            presets=PRESETS,
+            editions=[e.id for e in Edition.all()],
+            today=today,
+            notations=list(NOTATIONS),
+        )
+
+    @app.get("/play/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def play(request: Request, game_id: str) -> HTMLResponse:
+        return page(request, "game.html", game_id=game_id, mode="player", spectator="")
+
+    @app.get("/arbiter/{game_id}", response_class=HTMLResponse, include_in_schema=False)
+    async def arbiter(request: Request, game_id: str) -> HTMLResponse:
+        return page(request, "game.html", game_id=game_id, mode="arbiter", spectator="")
+
+    @app.get("/watch/{spectator}", response_class=HTMLResponse, include_in_schema=False)
+    async def watch(request: Request, spectator: str) -> HTMLResponse:
+        return page(request, "game.html", game_id="", mode="spectator", spectator=spectator)
+
+    return app
+
+
+async def _receive(websocket: WebSocket) -> dict[str, Any]:
+    text = await websocket.receive_text()
+    if len(text) > MAX_MESSAGE:
+        raise ValueError("message too large")
+    data = json.loads(text)
+    if not isinstance(data, dict):
+        raise ValueError("a message is a JSON object")
+    return data
+
+
+async def _push(
+    websocket: WebSocket,
+    hub: Hub,
+    live: LiveGame,
+    role: str | None,
+    queue: asyncio.Queue[dict[str, Any]],
+) -> None:
+    """Send the client its view after every change of the game."""
+    with contextlib.suppress(Exception):
+        while True:
+            await queue.get()
+            while not queue.empty():  # several changes: one view of the latest
+                queue.get_nowait()
+            await websocket.send_json(view(live, hub.now(live), role))
+
+
+async def _listen(hub: Hub) -> None:
+    """On PostgreSQL: events committed by other server processes reach this one's clients."""
+    while True:
+        try:
+            async for game_id, seq in notifications(hub.store.url):
+                await hub.refresh(game_id, seq)
+        except asyncio.CancelledError:
+            raise
+        except (OSError, StoreError, Exception):
+            await asyncio.sleep(1)  # the connection failed: listen again

@@ -1,0 +1,295 @@
+"""Live games: the server's side of a game being played.
+
+The server is the only clock: each command is stamped with the game time in ms, read from a
+monotonic clock, applied to the game's :class:`~arbitro.game.Game` (which refuses bad commands
+and changes nothing), committed to the store, and only then acknowledged and pushed to every
+connected client. After a restart the game time resumes from the last event plus the wall time
+that passed since it was committed, so clocks that were running went on running.
+
+Store calls are short and synchronous; they run in a worker thread so that the event loop
+keeps serving the other games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import chess
+
+from arbitro.errors import ArbitroError, GameError
+from arbitro.game import Event, Game, GameSetup
+from arbitro.i18n import N_
+from arbitro.notation.algebraic import format as write_move
+from arbitro.store import EventStore, StoreConflict
+from arbitro.store.store import StoredGame, new_id, new_token
+
+ROLES = ("white", "black", "arbiter")
+
+#: What each role may do (the ``do`` of its commands).
+_PLAYER = frozenset(
+    {"play", "move", "press", "offer-draw", "accept-draw", "decline-draw", "claim", "resign"}
+)
+ALLOWED: dict[str, frozenset[str]] = {
+    # White may start the clocks where no arbiter does (a game on one device).
+    "white": _PLAYER | {"start"},
+    "black": _PLAYER,
+    "arbiter": frozenset({"start", "stop-clocks", "restart-clocks", "arbiter"}),
+}
+
+Clock = Callable[[], float]  # seconds, monotonic
+WallClock = Callable[[], float]  # seconds since the epoch
+
+
+def _wall_ms(wall: WallClock) -> int:
+    return int(wall() * 1000)
+
+
+@dataclass(eq=False)
+class LiveGame:
+    """A game in play on this server: the engine's game, its store id, its time origin (the
+    monotonic instant of game time 0) and the queues of its connected clients."""
+
+    id: str
+    game: Game
+    spectator_id: str
+    origin: float
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    clients: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
+    flag_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def seq(self) -> int:
+        return len(self.game.events)
+
+
+class Refused(Exception):
+    """A command refused before the engine saw it (role, format): code, message, status."""
+
+    def __init__(self, error: ArbitroError, status: int = 403) -> None:
+        super().__init__(error.code)
+        self.error = error
+        self.status = status
+
+
+class Hub:
+    """Every live game of this server process, backed by the store."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        clock: Clock = time.monotonic,
+        wall: WallClock = time.time,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.wall = wall
+        self.games: dict[str, LiveGame] = {}
+
+    # -- time ------------------------------------------------------------------------------
+
+    def now(self, live: LiveGame) -> int:
+        """The game time of ``live`` now, in ms (never before its last event)."""
+        at = int((self.clock() - live.origin) * 1000)
+        return max(at, live.game.now)
+
+    # -- games ------------------------------------------------------------------------------
+
+    async def create(self, setup: GameSetup) -> tuple[LiveGame, dict[str, str]]:
+        """Store a new game; the live game and the secret token of each role."""
+        tokens = {role: new_token() for role in ROLES}
+        spectator = new_id()
+        game_id = await asyncio.to_thread(
+            self.store.create_game, setup.to_dict(), tokens, spectator
+        )
+        live = LiveGame(game_id, Game(setup), spectator, self.clock())
+        await asyncio.to_thread(self.store.set_started, game_id, _wall_ms(self.wall))
+        self.games[game_id] = live
+        return live, tokens
+
+    async def get(self, game_id: str) -> LiveGame:
+        """The live game ``game_id``, loaded from the store on first use (or after a restart).
+
+        :raises GameError: ``unknown-game``.
+        """
+        live = self.games.get(game_id)
+        if live is not None:
+            return live
+        try:
+            stored = await asyncio.to_thread(self.store.load, game_id)
+        except ArbitroError:
+            raise GameError("unknown-game", N_("There is no such game.")) from None
+        live = self.games.get(game_id)  # loaded meanwhile by another request
+        if live is None:
+            live = self._resume(stored)
+            self.games[game_id] = live
+        return live
+
+    def _resume(self, stored: StoredGame) -> LiveGame:
+        game = stored.replay()
+        if stored.events:
+            # Game time went on while the server was down: bridge the gap with wall time.
+            last = stored.events[-1]
+            elapsed = max(0, _wall_ms(self.wall) - last.wall_ms)
+            resume_at = int(last.event["at"]) + elapsed
+        elif stored.started_wall_ms is not None:
+            resume_at = max(0, _wall_ms(self.wall) - stored.started_wall_ms)
+        else:
+            resume_at = 0
+        origin = self.clock() - resume_at / 1000
+        return LiveGame(stored.id, game, stored.spectator_id, origin)
+
+    async def by_spectator(self, spectator_id: str) -> LiveGame:
+        game_id = await asyncio.to_thread(self.store.game_for_spectator, spectator_id)
+        if game_id is None:
+            raise GameError("unknown-game", N_("There is no such game."))
+        return await self.get(game_id)
+
+    async def role(self, live: LiveGame, token: str | None) -> str | None:
+        if not token:
+            return None
+        return await asyncio.to_thread(self.store.role_for, live.id, token)
+
+    # -- commands ---------------------------------------------------------------------------
+
+    async def command(self, live: LiveGame, role: str, command: dict[str, Any]) -> None:
+        """Apply one command of ``role`` now, commit it, then tell every client.
+
+        :raises Refused: a command the role may not send, or one that is not a command.
+        :raises ArbitroError: the engine's refusal (nothing changed, nothing stored).
+        """
+        do = command.get("do")
+        if not isinstance(do, str) or do not in ALLOWED.get(role, frozenset()):
+            raise Refused(
+                GameError(
+                    "not-allowed",
+                    N_("Your role in this game does not allow {do!r}."),
+                    do=str(do),
+                )
+            )
+        args = {k: v for k, v in command.items() if k not in ("do", "at", "by", "id")}
+        async with live.lock:
+            for attempt in range(3):
+                at = self.now(live)
+                event = Event.from_dict({"at": at, "by": role, "do": do, **args})
+                seq = live.seq
+                live.game.apply(event)  # raises on refusal, with nothing changed
+                try:
+                    await asyncio.to_thread(
+                        self.store.append, live.id, seq, event.to_dict(), _wall_ms(self.wall)
+                    )
+                except StoreConflict:
+                    # Another server process wrote this position first: take its log and
+                    # try again on the new position.
+                    await self._reload(live)
+                    if attempt == 2:
+                        raise
+                    continue
+                except BaseException:
+                    await self._reload(live)  # the event was not stored: forget it
+                    raise
+                break
+            if live.game.outcome(self.now(live)) is not None:
+                await asyncio.to_thread(self.store.mark_finished, live.id)
+        self.broadcast(live)
+
+    async def _reload(self, live: LiveGame) -> None:
+        stored = await asyncio.to_thread(self.store.load, live.id)
+        live.game = stored.replay()
+
+    async def refresh(self, game_id: str, seq: int) -> None:
+        """Another process committed event ``seq`` of ``game_id``: catch up and tell clients."""
+        live = self.games.get(game_id)
+        if live is None or live.seq > seq:
+            return
+        async with live.lock:
+            if live.seq <= seq:
+                await self._reload(live)
+        self.broadcast(live)
+
+    # -- clients ----------------------------------------------------------------------------
+
+    def subscribe(self, live: LiveGame) -> asyncio.Queue[dict[str, Any]]:
+        queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue(maxsize=64)
+        live.clients.add(queue)
+        return queue
+
+    def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[dict[str, Any]]) -> None:
+        live.clients.discard(queue)
+
+    def broadcast(self, live: LiveGame) -> None:
+        """Tell every client of ``live`` that it changed (they ask for their own view), and
+        set a timer for the next flag fall, which changes the game without any command."""
+        notice = {"type": "changed", "seq": live.seq}
+        for queue in list(live.clients):
+            with contextlib.suppress(asyncio.QueueFull):  # a slow client catches up later
+                queue.put_nowait(notice)
+        self._arm_flag_timer(live)
+
+    def _arm_flag_timer(self, live: LiveGame) -> None:
+        if live.flag_timer is not None:
+            live.flag_timer.cancel()
+            live.flag_timer = None
+        state = live.game.state(self.now(live))
+        if not state.running or state.clock is None or state.is_over:
+            return
+        remaining = state.clock[state.to_move]
+        if remaining <= 0 or state.flags[state.to_move] is not None:
+            return  # fallen already: the players (or the arbiter) act on it
+        loop = asyncio.get_running_loop()
+        live.flag_timer = loop.call_later(remaining / 1000 + 0.05, self.broadcast, live)
+
+
+def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
+    """What a client of ``role`` (``None``: a spectator) sees at game time ``at``."""
+    game = live.game
+    setup = game.setup
+    state = game.state(at)
+    board = chess.Board(setup.start_fen)
+    moves = []
+    for number, ply in enumerate(game.plies, start=1):
+        try:
+            text = write_move(ply.move, board, setup.notation) if ply.legal else ply.move.uci()
+        except ValueError:
+            text = ply.move.uci()
+        moves.append(
+            {
+                "ply": number,
+                "color": "white" if ply.color else "black",
+                "text": text,
+                "legal": ply.legal,
+                "draw_offer": ply.draw_offer,
+                "clock": ply.clock_after,
+            }
+        )
+        board.push(ply.move)
+    white, black = setup.players or ("", "")
+    return {
+        "type": "state",
+        "id": live.id,
+        "seq": live.seq,
+        "role": role or "spectator",
+        "at": at,
+        "setup": {
+            "white": white,
+            "black": black,
+            "edition": game.edition.id,
+            "time_control": setup.control.text() if setup.control.is_timed else None,
+            "board": setup.board.value,
+            "notation": setup.notation,
+            "kind": state.kind,
+        },
+        "state": {
+            **state.to_dict(),
+            "flags": {"white": state.flags.white, "black": state.flags.black},
+        },
+        "orientation": "black" if role == "black" else "white",
+        "moves": moves,
+        "log": [event.to_dict() for event in game.events],
+        "spectator": live.spectator_id if role == "arbiter" else None,
+    }

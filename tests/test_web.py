@@ -1,0 +1,204 @@
+"""The web application's API and WebSocket, and a server killed mid-game and restarted."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from arbitro.web.app import create_app
+from servers import free_port, start_server
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(f"sqlite:///{tmp_path}/web.db")) as test_client:
+        yield test_client
+
+
+def new_game(client: TestClient, **fields: Any) -> dict[str, str]:
+    body = {"white": "Ana", "black": "Bea", "time_control": "3+2", **fields}
+    response = client.post("/api/games", json=body)
+    assert response.status_code == 201, response.text
+    links: dict[str, str] = response.json()
+    return links
+
+
+def token(links: dict[str, str], role: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {links[role].split('#', 1)[1]}"}
+
+
+def command(client: TestClient, links: dict[str, str], role: str, **body: Any) -> httpx.Response:
+    return client.post(f"/api/games/{links['id']}/commands", json=body, headers=token(links, role))
+
+
+def test_create_a_game_and_its_links(client: TestClient) -> None:
+    links = new_game(client)
+    assert {"id", "white", "black", "arbiter", "spectator"} <= set(links)
+    secrets = {links[role].split("#", 1)[1] for role in ("white", "black", "arbiter")}
+    assert len(secrets) == 3 and all(len(s) >= 32 for s in secrets)
+    view = client.get(f"/api/games/{links['id']}").json()
+    assert view["role"] == "spectator" and view["setup"]["white"] == "Ana"
+    assert view["setup"]["kind"] == "blitz" and view["state"]["result"] == "*"
+    assert view["spectator"] is None  # only the arbiter sees the spectator link
+    text = json.dumps(view)
+    assert not any(secret in text for secret in secrets)
+
+
+def test_a_bad_game_is_refused_with_the_reason(client: TestClient) -> None:
+    response = client.post("/api/games?lang=es", json={"time_control": "tres minutos"})
+    assert response.status_code == 422
+    assert response.json()["error"]["code"] == "bad-time-control"
+
+
+@pytest.mark.law("6.2.1")
+def test_commands_play_a_game_and_refusals_change_nothing(client: TestClient) -> None:
+    links = new_game(client)
+    assert command(client, links, "white", do="start").status_code == 200
+    played = command(client, links, "white", do="play", move="e4").json()
+    assert played["moves"][0]["text"] == "e4" and played["state"]["to_move"] == "black"
+    before = client.get(f"/api/games/{links['id']}").json()
+    refused = client.post(
+        f"/api/games/{links['id']}/commands?lang=es",
+        json={"do": "play", "move": "Ke7"},
+        headers=token(links, "black"),
+    )
+    assert refused.status_code == 409
+    error = refused.json()["error"]
+    assert error["code"] == "illegal-move" and error["article"] == "3.10.1"
+    assert "No hay rey" in error["message"]
+    assert command(client, links, "white", do="play", move="d4").json()["error"]["code"] == (
+        "not-your-turn"
+    )
+    after = client.get(f"/api/games/{links['id']}").json()
+    assert after["seq"] == before["seq"] and after["log"] == before["log"]
+    # Roles and tokens: a player cannot act as the arbiter, a spectator not at all.
+    assert command(client, links, "black", do="arbiter", action="add-time").status_code == 403
+    anonymous = client.post(f"/api/games/{links['id']}/commands", json={"do": "resign"})
+    assert anonymous.status_code == 403
+    wrong = client.post(
+        f"/api/games/{links['id']}/commands",
+        json={"do": "resign"},
+        headers={"Authorization": "Bearer not-a-token"},
+    )
+    assert wrong.status_code == 403
+    assert client.get("/api/games/nope").status_code == 404
+
+
+@pytest.mark.law("9.1.2")
+def test_draw_offer_declined_then_resignation_and_downloads(client: TestClient) -> None:
+    links = new_game(client)
+    command(client, links, "white", do="start")
+    command(client, links, "white", do="play", move="e4")
+    command(client, links, "white", do="offer-draw")
+    view = command(client, links, "black", do="decline-draw").json()
+    assert view["state"]["draw_offer"] is None and view["moves"][0]["draw_offer"] is True
+    view = command(client, links, "black", do="resign").json()
+    assert view["state"]["result"] == "1-0" and view["state"]["termination"] == "resignation"
+    pgn = client.get(f"/api/games/{links['id']}/pgn").text
+    assert '[Result "1-0"]' in pgn and "[%clk" in pgn and "(=)" in pgn
+    sheet = client.get(f"/api/games/{links['id']}/scoresheet").text
+    assert "<table" in sheet and "Ana" in sheet
+
+
+def test_the_arbiter_adds_time(client: TestClient) -> None:
+    links = new_game(client)
+    command(client, links, "arbiter", do="start")
+    view = command(
+        client, links, "arbiter", do="arbiter", action="add-time", player="black", seconds=60
+    ).json()
+    assert view["state"]["clock"]["black"] == 240_000
+    assert view["spectator"] and view["role"] == "arbiter"
+
+
+def test_websocket_players_and_spectators(client: TestClient) -> None:
+    links = new_game(client)
+    game = links["id"]
+    spectator = links["spectator"].rsplit("/", 1)[1]
+    with (
+        client.websocket_connect(f"/ws/{game}") as white,
+        client.websocket_connect(f"/ws/{game}") as black,
+        client.websocket_connect("/ws/spectator") as watcher,
+    ):
+        white.send_json({"token": links["white"].split("#")[1]})
+        black.send_json({"token": links["black"].split("#")[1]})
+        watcher.send_json({"spectator": spectator})
+        assert white.receive_json()["role"] == "white"
+        assert black.receive_json()["role"] == "black"
+        assert watcher.receive_json()["role"] == "spectator"
+        white.send_json({"id": 1, "do": "start"})
+        white.send_json({"id": 2, "do": "play", "move": "e4"})
+        replies = [white.receive_json() for _ in range(4)]
+        assert {"reply"} <= {m["type"] for m in replies}
+        # Everyone is told; the last view shows the move.
+        seen = _until(black, lambda m: m.get("type") == "state" and m["moves"])
+        assert seen["moves"][0]["text"] == "e4"
+        assert _until(watcher, lambda m: m.get("type") == "state" and m["moves"])
+        watcher.send_json({"id": 3, "do": "resign"})
+        reply = _until(watcher, lambda m: m.get("type") == "reply")
+        assert reply["ok"] is False and reply["error"]["code"] == "not-allowed"
+        black.send_json({"id": 4, "do": "play", "move": "e4"})
+        refused = _until(black, lambda m: m.get("type") == "reply")
+        assert refused["ok"] is False and refused["error"]["code"] == "illegal-move"
+    with client.websocket_connect(f"/ws/{game}") as intruder:
+        intruder.send_json({"token": "guess"})
+        assert intruder.receive_json()["type"] == "error"
+
+
+def _until(ws: Any, wanted: Any, limit: int = 10) -> dict[str, Any]:
+    for _ in range(limit):
+        message: dict[str, Any] = ws.receive_json()
+        if wanted(message):
+            return message
+    raise AssertionError("message not received")
+
+
+# -- a real server, killed and restarted -----------------------------------------------------
+
+
+def test_a_killed_server_resumes_every_game_with_correct_clocks(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path}/kill.db"
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = start_server(database, port)
+    try:
+        links = httpx.post(f"{base}/api/games", json={"time_control": "5+0"}).json()
+        game = links["id"]
+        headers = {role: token(links, role) for role in ("white", "black")}
+        moves = ["e4", "e5", "Nf3", "Nc6", "Bb5"]
+        for index, move in enumerate(["start", *moves]):
+            role = "white" if index % 2 == 1 or index == 0 else "black"
+            body = {"do": "start"} if move == "start" else {"do": "play", "move": move}
+            response = httpx.post(
+                f"{base}/api/games/{game}/commands", json=body, headers=headers[role]
+            )
+            assert response.status_code == 200, response.text
+        before = httpx.get(f"{base}/api/games/{game}").json()
+        os.kill(server.pid, signal.SIGKILL)
+        server.wait()
+        time.sleep(1.0)  # Black's clock runs while the server is down
+        server = start_server(database, port)
+        after = httpx.get(f"{base}/api/games/{game}").json()
+        assert after["log"] == before["log"] and len(after["moves"]) == len(moves)
+        assert after["state"]["to_move"] == "black" and after["state"]["running"]
+        spent = before["state"]["clock"]["black"] - after["state"]["clock"]["black"]
+        assert 900 <= spent <= 10_000, spent
+        assert after["state"]["clock"]["white"] == before["state"]["clock"]["white"]
+        # The game goes on.
+        response = httpx.post(
+            f"{base}/api/games/{game}/commands",
+            json={"do": "play", "move": "a6"},
+            headers=headers["black"],
+        )
+        assert response.status_code == 200
+    finally:
+        server.kill()
+        server.wait()
