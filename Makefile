@@ -4,9 +4,10 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-ARGS   ?= 3+2
+ARGS   ?=
+CLOCK  ?= 3+2
 
-.PHONY: run test lint typecheck pytest bench catalogs clean
+.PHONY: run clock test lint typecheck pytest bench catalogs clean
 
 # The virtual environment, made with the first Python 3.11+ found.
 $(BIN)/python:
@@ -24,8 +25,13 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable '.[test]'
 	@touch $@ $(VENV)/.run-installed
 
+# The web application at http://127.0.0.1:8000 (games in ./arbitro.db).
 run: $(VENV)/.run-installed
-	$(BIN)/arbitro clock "$(ARGS)"
+	$(BIN)/arbitro serve $(ARGS)
+
+# The chess clock in the terminal.
+clock: $(VENV)/.run-installed
+	$(BIN)/arbitro clock "$(CLOCK)"
 
 test: $(VENV)/.test-installed
 	$(BIN)/python -m pytest
