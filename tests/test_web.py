@@ -202,3 +202,48 @@ def test_a_killed_server_resumes_every_game_with_correct_clocks(tmp_path: Path) 
     finally:
         server.kill()
         server.wait()
+
+
+@pytest.fixture
+def postgres_url() -> Iterator[str]:
+    from test_store import _postgres_url  # noqa: PLC0415 - the store tests' fresh schema
+
+    yield from _postgres_url()
+
+
+def test_two_server_processes_on_postgresql_share_live_games(postgres_url: str) -> None:
+    """An event committed through one process reaches the other's clients (LISTEN/NOTIFY)."""
+    from websockets.sync.client import connect  # noqa: PLC0415
+
+    ports = free_port(), free_port()
+    first = start_server(postgres_url, ports[0])
+    second = start_server(postgres_url, ports[1])
+    try:
+        base = [f"http://127.0.0.1:{port}" for port in ports]
+        links = httpx.post(f"{base[0]}/api/games", json={"time_control": "5+0"}).json()
+        game = links["id"]
+        black_token = links["black"].split("#", 1)[1]
+        with connect(f"ws://127.0.0.1:{ports[1]}/ws/{game}") as black:
+            black.send(json.dumps({"token": black_token}))
+            assert json.loads(black.recv(timeout=10))["role"] == "black"
+            for body in ({"do": "start"}, {"do": "play", "move": "e4"}):
+                response = httpx.post(
+                    f"{base[0]}/api/games/{game}/commands", json=body, headers=token(links, "white")
+                )
+                assert response.status_code == 200, response.text
+            deadline = time.monotonic() + 10
+            seen: dict[str, Any] = {}
+            while time.monotonic() < deadline and not seen.get("moves"):
+                seen = json.loads(black.recv(timeout=10))
+            assert seen["moves"][0]["text"] == "e4"
+            # Black answers through the second process; the first sees it.
+            black.send(json.dumps({"id": 1, "do": "play", "move": "e5"}))
+            while (reply := json.loads(black.recv(timeout=10)))["type"] != "reply":
+                pass
+            assert reply["ok"], reply
+        view = httpx.get(f"{base[0]}/api/games/{game}").json()
+        assert [m["text"] for m in view["moves"]] == ["e4", "e5"]
+    finally:
+        for process in (first, second):
+            process.kill()
+            process.wait()
