@@ -13,7 +13,7 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -23,6 +23,7 @@ from typing import Any, NamedTuple, Self
 from sqlalchemy import URL, Connection, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
+from arbitro.errors import ArbitroError
 from arbitro.game.engine import Game
 from arbitro.game.events import Event, GameSetup
 from arbitro.store.db import DEFAULT_URL, WRITE, database_url, is_postgresql, make_engine
@@ -307,6 +308,101 @@ class EventStore:
                 game_id=game_id,
                 seq=seq,
             ) from None
+
+    def append_many(
+        self, items: Sequence[tuple[str, int, Mapping[str, Any], int]]
+    ) -> list[ArbitroError | None]:
+        """:meth:`append` for several events, of any games, in one transaction (one commit:
+        a server under load writes its pending events together). The result lists, in order,
+        ``None`` for an event written or the error that refused it (as :meth:`append` raises
+        them). Everything written is committed before this returns.
+
+        The next positions of all the games are read with one query and the rows inserted
+        with one statement; only when another writer took a position meanwhile are the events
+        written one by one, each in its own savepoint.
+        """
+        results: list[ArbitroError | None] = [None] * len(items)
+        valid: list[tuple[int, str, int, str, int]] = []
+        for index, (game_id, raw_seq, event, raw_wall) in enumerate(items):
+            try:
+                seq = _whole(raw_seq, "seq")
+                wall_ms = _whole(raw_wall, "wall_ms")
+                valid.append(
+                    (index, game_id, seq, _json(Event.from_dict(event).to_dict(), "event"), wall_ms)
+                )
+            except ArbitroError as error:
+                results[index] = error
+        if not valid:
+            return results
+        with self._write() as conn:
+            ids = sorted({game_id for _, game_id, _, _, _ in valid})
+            last = (
+                select(EventRow.game_id, func.max(EventRow.seq))
+                .where(EventRow.game_id.in_(ids))
+                .group_by(EventRow.game_id)
+            )
+            known = {row[0] for row in conn.execute(select(GameRow.id).where(GameRow.id.in_(ids)))}
+            nexts = dict.fromkeys(known, 0)
+            nexts.update({row[0]: int(row[1]) + 1 for row in conn.execute(last)})
+            rows: list[tuple[int, str, int, str, int]] = []
+            for index, game_id, seq, text, wall_ms in valid:
+                expected = nexts.get(game_id)
+                if expected is None:
+                    results[index] = UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                elif seq != expected:
+                    results[index] = StoreConflict(
+                        "Position {seq} of game {game_id!r} is not the next one ({expected}).",
+                        game_id=game_id,
+                        seq=seq,
+                        expected=expected,
+                    )
+                else:
+                    rows.append((index, game_id, seq, text, wall_ms))
+                    nexts[game_id] = seq + 1
+            if not rows:
+                return results
+            try:
+                with conn.begin_nested():
+                    conn.execute(
+                        insert(EventRow),
+                        [
+                            {"game_id": g, "seq": q, "event": t, "wall_ms": w}
+                            for _, g, q, t, w in rows
+                        ],
+                    )
+                    if self._postgresql:
+                        for _, game_id, seq, _, _ in rows:
+                            conn.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{seq}")))
+            except IntegrityError:
+                # Another server process took some of these positions: one by one.
+                for index, game_id, seq, text, wall_ms in rows:
+                    try:
+                        with conn.begin_nested():
+                            self._insert(conn, game_id, seq, text, wall_ms)
+                    except IntegrityError:
+                        results[index] = StoreConflict(
+                            "Position {seq} of game {game_id!r} was taken by another writer.",
+                            game_id=game_id,
+                            seq=seq,
+                        )
+                    except ArbitroError as error:
+                        results[index] = error
+        return results
+
+    def _insert(self, conn: Connection, game_id: str, seq: int, text: str, wall_ms: int) -> None:
+        expected = self._next_seq(conn, game_id)
+        if expected is None:
+            raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+        if seq != expected:
+            raise StoreConflict(
+                "Position {seq} of game {game_id!r} is not the next one ({expected}).",
+                game_id=game_id,
+                seq=seq,
+                expected=expected,
+            )
+        conn.execute(insert(EventRow).values(game_id=game_id, seq=seq, event=text, wall_ms=wall_ms))
+        if self._postgresql:
+            conn.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{seq}")))
 
     def _next_seq(self, conn: Connection, game_id: str) -> int | None:
         """The next position of the game's log; ``None`` for an unknown game."""

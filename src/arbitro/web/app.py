@@ -356,7 +356,7 @@ async def _push(
             await queue.get()
             while not queue.empty():  # several changes: one view of the latest
                 queue.get_nowait()
-            await websocket.send_json(view(live, hub.now(live), role))
+            await websocket.send_text(hub.view_text(live, role))
 
 
 async def _listen(hub: Hub) -> None:

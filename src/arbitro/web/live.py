@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from typing import Any
 import chess
 
 from arbitro.errors import ArbitroError, GameError
-from arbitro.game import Event, Game, GameSetup
+from arbitro.game import Event, Game, GameSetup, Ply
 from arbitro.i18n import N_
 from arbitro.notation.algebraic import format as write_move
 from arbitro.store import EventStore, StoreConflict
@@ -59,8 +60,12 @@ class LiveGame:
     spectator_id: str
     origin: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    #: The move list as shown, kept between views: (ply, text) of the plies written so far.
+    written: list[tuple[Ply, dict[str, Any]]] = field(default_factory=list)
     clients: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     flag_timer: asyncio.TimerHandle | None = None
+    #: The latest view of each role as JSON text: (seq, monotonic instant, text).
+    views: dict[str | None, tuple[int, float, str]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
@@ -90,6 +95,10 @@ class Hub:
         self.clock = clock
         self.wall = wall
         self.games: dict[str, LiveGame] = {}
+        # Events waiting to be committed, and the task that commits them together.
+        self._pending: list[tuple[tuple[str, int, dict[str, Any], int], asyncio.Future[None]]]
+        self._pending = []
+        self._writer: asyncio.Task[None] | None = None
 
     # -- time ------------------------------------------------------------------------------
 
@@ -180,9 +189,7 @@ class Hub:
                 seq = live.seq
                 live.game.apply(event)  # raises on refusal, with nothing changed
                 try:
-                    await asyncio.to_thread(
-                        self.store.append, live.id, seq, event.to_dict(), _wall_ms(self.wall)
-                    )
+                    await self._commit((live.id, seq, event.to_dict(), _wall_ms(self.wall)))
                 except StoreConflict:
                     # Another server process wrote this position first: take its log and
                     # try again on the new position.
@@ -197,6 +204,40 @@ class Hub:
             if live.game.outcome(self.now(live)) is not None:
                 await asyncio.to_thread(self.store.mark_finished, live.id)
         self.broadcast(live)
+
+    async def _commit(self, item: tuple[str, int, dict[str, Any], int]) -> None:
+        """Commit one event; returns once it is committed (group commit: the events of all
+        games that arrive while a commit runs are written by the next one, together).
+
+        :raises ArbitroError: the store's refusal of this event (nothing written).
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._pending.append((item, future))
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_loop())
+        await future
+
+    async def _write_loop(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:256], self._pending[256:]
+            try:
+                results = await asyncio.to_thread(
+                    self.store.append_many, [item for item, _ in batch]
+                )
+            except BaseException as error:  # the database failed: nothing of it is written
+                for _, future in batch:
+                    if not future.done():
+                        future.set_exception(error)
+                if isinstance(error, asyncio.CancelledError):
+                    raise
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if future.done():
+                    continue
+                if result is None:
+                    future.set_result(None)
+                else:
+                    future.set_exception(result)
 
     async def _reload(self, live: LiveGame) -> None:
         stored = await asyncio.to_thread(self.store.load, live.id)
@@ -221,6 +262,18 @@ class Hub:
 
     def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[dict[str, Any]]) -> None:
         live.clients.discard(queue)
+
+    def view_text(self, live: LiveGame, role: str | None) -> str:
+        """The view of ``role`` now, as JSON text: clients of one role share it while the game
+        has not changed (within a few ms), so a change costs one view per role, not per client.
+        """
+        now = self.clock()
+        cached = live.views.get(role)
+        if cached is not None and cached[0] == live.seq and now - cached[1] < 0.02:
+            return cached[2]
+        text = json.dumps(view(live, self.now(live), role), separators=(",", ":"))
+        live.views[role] = (live.seq, now, text)
+        return text
 
     def broadcast(self, live: LiveGame) -> None:
         """Tell every client of ``live`` that it changed (they ask for their own view), and
@@ -250,24 +303,7 @@ def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
     game = live.game
     setup = game.setup
     state = game.state(at)
-    board = chess.Board(setup.start_fen)
-    moves = []
-    for number, ply in enumerate(game.plies, start=1):
-        try:
-            text = write_move(ply.move, board, setup.notation) if ply.legal else ply.move.uci()
-        except ValueError:
-            text = ply.move.uci()
-        moves.append(
-            {
-                "ply": number,
-                "color": "white" if ply.color else "black",
-                "text": text,
-                "legal": ply.legal,
-                "draw_offer": ply.draw_offer,
-                "clock": ply.clock_after,
-            }
-        )
-        board.push(ply.move)
+    moves = _moves(live)
     white, black = setup.players or ("", "")
     return {
         "type": "state",
@@ -290,6 +326,45 @@ def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
         },
         "orientation": "black" if role == "black" else "white",
         "moves": moves,
-        "log": [event.to_dict() for event in game.events],
+        "started": any(event.do == "start" for event in game.events),
+        # The log is the arbiter's: players and spectators follow the moves and the state.
+        "log": [event.to_dict() for event in game.events] if role == "arbiter" else [],
         "spectator": live.spectator_id if role == "arbiter" else None,
     }
+
+
+def _moves(live: LiveGame) -> list[dict[str, Any]]:
+    """The move list, written once per ply: a view only writes the plies added since the last
+    one (the list starts again when earlier plies changed, after a correction)."""
+    game = live.game
+    plies = game.plies
+    written = live.written
+    keep = 0
+    while keep < len(written) and keep < len(plies) and written[keep][0] is plies[keep]:
+        keep += 1
+    del written[keep:]
+    if keep < len(plies):
+        board = chess.Board(game.setup.start_fen)
+        for ply in plies[:keep]:
+            board.push(ply.move)
+        for number, ply in enumerate(plies[keep:], start=keep + 1):
+            try:
+                text = write_move(ply.move, board, game.setup.notation) if ply.legal else None
+            except ValueError:
+                text = None
+            written.append(
+                (
+                    ply,
+                    {
+                        "ply": number,
+                        "color": "white" if ply.color else "black",
+                        "text": text or ply.move.uci(),
+                        "legal": ply.legal,
+                    },
+                )
+            )
+            board.push(ply.move)
+    # Draw offers and clocks are read fresh: a ply gains them after it is written.
+    return [
+        {**entry, "draw_offer": ply.draw_offer, "clock": ply.clock_after} for ply, entry in written
+    ]

@@ -93,7 +93,7 @@ function renderActions() {
   const s = state.state
   const role = state.role
   const over = s.result !== "*"
-  const started = state.log.some((e) => e.do === "start")
+  const started = state.started
   // Rebuild the buttons only when they change, so that none moves under a pointer or focus.
   const key = JSON.stringify([over, started, role, s.draw_offer, state.setup.board, !!s.clock])
   if (key === actionsKey) return
