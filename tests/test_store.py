@@ -203,6 +203,38 @@ def test_a_refused_append_changes_nothing(store: EventStore) -> None:
     assert not any(row[0] == "no-such-game" for row in _rows(store))
 
 
+def test_append_many_writes_a_batch_and_refuses_item_by_item(store: EventStore) -> None:
+    """The group commit of the web server: events of several games in one transaction; each
+    refused event is reported and changes nothing, the others are written."""
+    first = store.create_game(_setup(), {})
+    second = store.create_game(_setup(), {})
+    results = store.append_many(
+        [
+            (first, 0, _event(0), 10),
+            (second, 0, _event(0), 11),
+            (first, 1, _event(1), 12),
+            (first, 5, _event(5), 13),  # a gap
+            ("no-such-game", 0, _event(0), 14),
+            (second, 1, {"by": "white"}, 15),  # not an event
+            (second, 1, _event(1), 16),
+        ]
+    )
+    assert [None if r is None else r.code for r in results] == [
+        None,
+        None,
+        None,
+        "conflict",
+        "unknown-game",
+        "bad-event",
+        None,
+    ]
+    assert store.load(first).next_seq == 2 and store.load(second).next_seq == 2
+    # A position taken meanwhile (as by another server process) is a conflict for that event.
+    again = store.append_many([(first, 1, _event(1), 20), (second, 2, _event(2), 21)])
+    assert [None if r is None else r.code for r in again] == ["conflict", None]
+    assert store.append_many([]) == []
+
+
 def test_a_refused_game_is_not_written(store: EventStore) -> None:
     with pytest.raises(ArbitroError):
         store.create_game({**_setup(), "edition": "no-such-edition"}, {})
