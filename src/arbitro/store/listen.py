@@ -18,6 +18,7 @@ from typing import Any
 import psycopg
 from sqlalchemy import URL
 
+from arbitro.i18n import N_
 from arbitro.store.db import DEFAULT_URL, database_url, is_postgresql
 from arbitro.store.errors import StoreError
 
@@ -59,7 +60,7 @@ async def notifications(
     parsed = database_url(url)
     if not is_postgresql(parsed):
         raise StoreError(
-            "Notifications need PostgreSQL; a {backend} store serves a single process.",
+            N_("Notifications need PostgreSQL; a {backend} store serves a single process."),
             code="unsupported",
             backend=parsed.get_backend_name(),
         )

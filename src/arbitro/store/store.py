@@ -26,6 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from arbitro.errors import ArbitroError
 from arbitro.game.engine import Game
 from arbitro.game.events import Event, GameSetup
+from arbitro.i18n import N_
 from arbitro.store.db import DEFAULT_URL, WRITE, database_url, is_postgresql, make_engine
 from arbitro.store.errors import StoreConflict, StoreError, UnknownGame
 from arbitro.store.migrate import upgrade
@@ -69,14 +70,14 @@ def _json(value: Mapping[str, Any], what: str) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as error:
         raise StoreError(
-            "The {what} is not JSON: {error}.", code=f"bad-{what}", what=what, error=str(error)
+            N_("The {what} is not JSON: {error}."), code=f"bad-{what}", what=what, error=str(error)
         ) from None
 
 
 def _whole(value: object, name: str, minimum: int = 0) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
         raise StoreError(
-            "{name!r} must be a whole number from {minimum}: {value!r}.",
+            N_("{name!r} must be a whole number from {minimum}: {value!r}."),
             code="bad-argument",
             name=name,
             minimum=minimum,
@@ -174,15 +175,17 @@ class EventStore:
         hashes: dict[str, str] = {}
         for role, token in tokens.items():
             if role not in ROLES:
-                raise StoreError("Unknown role {role!r}.", code="bad-token", role=role)
+                raise StoreError(N_("Unknown role {role!r}."), code="bad-token", role=role)
             if not isinstance(token, str) or not token:
-                raise StoreError("The {role} token is empty.", code="bad-token", role=role)
+                raise StoreError(N_("The {role} token is empty."), code="bad-token", role=role)
             hashes[role] = hash_token(token)
         if len(set(hashes.values())) < len(hashes):
-            raise StoreError("Two roles have the same token.", code="bad-token")
+            raise StoreError(N_("Two roles have the same token."), code="bad-token")
         if spectator_id is not None and len(spectator_id) > ID_LENGTH:
             raise StoreError(
-                "A spectator id has at most {most} characters.", code="bad-argument", most=ID_LENGTH
+                N_("A spectator id has at most {most} characters."),
+                code="bad-argument",
+                most=ID_LENGTH,
             )
         game_id = new_id()
         row = {
@@ -202,7 +205,7 @@ class EventStore:
         except IntegrityError:
             # The id is 96 random bits: a clash is the spectator id given by the caller.
             raise StoreConflict(
-                "The spectator id {spectator_id!r} is taken.", spectator_id=spectator_id
+                N_("The spectator id {spectator_id!r} is taken."), spectator_id=spectator_id
             ) from None
         return game_id
 
@@ -224,7 +227,7 @@ class EventStore:
         with self._write() as conn:
             result = conn.execute(update(GameRow).where(GameRow.id == game_id).values(values))
             if result.rowcount == 0:
-                raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
 
     def unfinished(self) -> list[str]:
         """The ids of the games not marked finished, oldest first: what a server resumes."""
@@ -286,10 +289,10 @@ class EventStore:
             with self._write() as conn:
                 expected = self._next_seq(conn, game_id)
                 if expected is None:
-                    raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                    raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
                 if seq != expected:
                     raise StoreConflict(
-                        "Position {seq} of game {game_id!r} is not the next one ({expected}).",
+                        N_("Position {seq} of game {game_id!r} is not the next one ({expected})."),
                         game_id=game_id,
                         seq=seq,
                         expected=expected,
@@ -304,7 +307,7 @@ class EventStore:
             # The primary key (game_id, seq): a writer that read the same next position
             # committed first (on PostgreSQL the check above cannot see its uncommitted row).
             raise StoreConflict(
-                "Position {seq} of game {game_id!r} was taken by another writer.",
+                N_("Position {seq} of game {game_id!r} was taken by another writer."),
                 game_id=game_id,
                 seq=seq,
             ) from None
@@ -348,10 +351,12 @@ class EventStore:
             for index, game_id, seq, text, wall_ms in valid:
                 expected = nexts.get(game_id)
                 if expected is None:
-                    results[index] = UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                    results[index] = UnknownGame(
+                        N_("No game has the id {game_id!r}."), game_id=game_id
+                    )
                 elif seq != expected:
                     results[index] = StoreConflict(
-                        "Position {seq} of game {game_id!r} is not the next one ({expected}).",
+                        N_("Position {seq} of game {game_id!r} is not the next one ({expected})."),
                         game_id=game_id,
                         seq=seq,
                         expected=expected,
@@ -381,7 +386,7 @@ class EventStore:
                             self._insert(conn, game_id, seq, text, wall_ms)
                     except IntegrityError:
                         results[index] = StoreConflict(
-                            "Position {seq} of game {game_id!r} was taken by another writer.",
+                            N_("Position {seq} of game {game_id!r} was taken by another writer."),
                             game_id=game_id,
                             seq=seq,
                         )
@@ -392,10 +397,10 @@ class EventStore:
     def _insert(self, conn: Connection, game_id: str, seq: int, text: str, wall_ms: int) -> None:
         expected = self._next_seq(conn, game_id)
         if expected is None:
-            raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+            raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
         if seq != expected:
             raise StoreConflict(
-                "Position {seq} of game {game_id!r} is not the next one ({expected}).",
+                N_("Position {seq} of game {game_id!r} is not the next one ({expected})."),
                 game_id=game_id,
                 seq=seq,
                 expected=expected,
@@ -419,7 +424,7 @@ class EventStore:
         """
         with self._read() as conn:
             if conn.scalar(select(GameRow.id).where(GameRow.id == game_id)) is None:
-                raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
             return self._events(conn, game_id, start)
 
     def _events(self, conn: Connection, game_id: str, start: int) -> list[StoredEvent]:
@@ -433,7 +438,7 @@ class EventStore:
             # replaying it would rebuild a different game.
             if row.seq != expected:
                 raise StoreError(
-                    "The log of game {game_id!r} has no event at position {seq}.",
+                    N_("The log of game {game_id!r} has no event at position {seq}."),
                     code="corrupt-log",
                     game_id=game_id,
                     seq=expected,
@@ -458,7 +463,7 @@ class EventStore:
                 ).where(GameRow.id == game_id)
             ).one_or_none()
             if game is None:
-                raise UnknownGame("No game has the id {game_id!r}.", game_id=game_id)
+                raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
             events = self._events(conn, game_id, 0)
         created = game.created_at
         if created.tzinfo is None:
