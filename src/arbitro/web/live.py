@@ -26,6 +26,7 @@ from arbitro.errors import ArbitroError, GameError
 from arbitro.game import Event, Game, GameSetup, Ply
 from arbitro.i18n import N_
 from arbitro.notation.algebraic import format as write_move
+from arbitro.notation.spoken import hear
 from arbitro.store import EventStore, StoreConflict
 from arbitro.store.store import StoredGame, new_id, new_token
 
@@ -182,6 +183,11 @@ class Hub:
                 )
             )
         args = {k: v for k, v in command.items() if k not in ("do", "at", "by", "id")}
+        text = args.get("move")
+        if do in ("play", "move") and isinstance(text, str) and " " in text.strip():
+            # Spoken-style words ("Caballo Félix tres"), as blind players announce moves.
+            with contextlib.suppress(ArbitroError):
+                args["move"] = hear(text, live.game.board).uci()
         async with live.lock:
             for attempt in range(3):
                 at = self.now(live)

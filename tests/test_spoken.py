@@ -1,0 +1,95 @@
+"""Spoken moves (Appendix F): announced in each style and heard back."""
+
+from __future__ import annotations
+
+import chess
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbitro.notation.letters import NotationError
+from arbitro.notation.spoken import STYLES, announce, hear
+
+
+@pytest.mark.law("F1")
+@pytest.mark.parametrize(
+    ("style", "knight", "castle", "capture"),
+    [
+        (
+            "fide",
+            "Springer Felix drei",
+            "Kurze Rochade",
+            "Bauer Eva schlaegt David sechs en passant",
+        ),
+        ("es", "Caballo Félix tres", "enroque corto", "peón Eva captura David seis al paso"),
+        ("en", "Knight Felix three", "short castling", "pawn Eva takes David six en passant"),
+    ],
+)
+def test_announcements_in_each_style(style: str, knight: str, castle: str, capture: str) -> None:
+    assert announce(chess.Move.from_uci("g1f3"), chess.Board(), style) == knight
+    castling = chess.Board("4k3/8/8/8/8/8/8/4K2R w K - 0 1")
+    assert announce(chess.Move.from_uci("e1g1"), castling, style) == castle
+    passant = chess.Board("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1")
+    assert announce(chess.Move.from_uci("e5d6"), passant, style) == capture
+
+
+@pytest.mark.law("F1")
+def test_the_piece_a_pawn_becomes_and_check_are_announced() -> None:
+    board = chess.Board("4k3/3P4/8/8/8/8/8/4K3 w - - 0 1")
+    assert announce(chess.Move.from_uci("d7d8q"), board, "es") == "peón David ocho Dama, jaque"
+    assert hear("peón David ocho Dama", board).uci() == "d7d8q"
+    assert hear("pawn David eight Knight", board, "en").uci() == "d7d8n"
+
+
+def test_hearing_is_tolerant_of_case_accents_and_umlauts() -> None:
+    board = chess.Board()
+    assert hear("CABALLO FELIX TRES", board).uci() == "g1f3"
+    assert hear("caballo félix tres", board, "es").uci() == "g1f3"
+    assert hear("Springer Felix drei", board, "fide").uci() == "g1f3"
+    assert hear("peon eva cuatro", board).uci() == "e2e4"
+    bishop = chess.Board("4k3/8/8/8/8/8/8/4KB2 w - - 0 1")
+    assert hear("Läufer Cesar vier", bishop).uci() == "f1c4"
+    assert hear("Laufer Cesar vier", bishop).uci() == "f1c4"
+
+
+@pytest.mark.parametrize(
+    ("words", "code"),
+    [
+        ("Caballo Félix nueve", "unreadable-move"),
+        ("Caballo Félix", "unreadable-move"),
+        ("Torre Ana tres", "illegal-move"),
+        ("enroque largo", "illegal-move"),
+    ],
+)
+def test_words_that_name_no_move(words: str, code: str) -> None:
+    with pytest.raises(NotationError) as refused:
+        hear(words, chess.Board())
+    assert refused.value.code == code
+
+
+def test_two_pieces_are_told_apart_as_e10_writes() -> None:
+    board = chess.Board("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1")
+    move = chess.Move.from_uci("b1d2")
+    assert announce(move, board, "es") == "Caballo Bella David dos"
+    assert hear("Caballo Bella David dos", board).uci() == "b1d2"
+    with pytest.raises(NotationError) as refused:
+        hear("Caballo David dos", chess.Board("4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1"))
+    assert refused.value.code == "ambiguous-move"
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60),
+    st.sampled_from(sorted(STYLES)),
+)
+def test_every_announced_move_is_heard_back(picks: list[int], style: str) -> None:
+    board = chess.Board()
+    for pick in picks:
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        move = moves[pick % len(moves)]
+        spoken = announce(move, board, style)
+        assert hear(spoken, board, style) == move, spoken
+        assert hear(spoken, board) == move, spoken
+        board.push(move)
