@@ -109,6 +109,17 @@ def test_draw_offer_declined_then_resignation_and_downloads(client: TestClient) 
     assert "<table" in sheet and "Ana" in sheet
 
 
+@pytest.mark.law("F1")
+def test_moves_are_typed_as_san_uci_or_spoken_words(client: TestClient) -> None:
+    links = new_game(client, notation="es")
+    command(client, links, "white", do="start")
+    view = command(client, links, "white", do="play", move="Caballo Félix tres").json()
+    assert view["moves"][0]["text"] == "Cf3"
+    view = command(client, links, "black", do="play", move="g8f6").json()
+    view = command(client, links, "white", do="play", move="d4").json()
+    assert [m["text"] for m in view["moves"]] == ["Cf3", "Cf6", "d4"]
+
+
 def test_the_arbiter_adds_time(client: TestClient) -> None:
     links = new_game(client)
     command(client, links, "arbiter", do="start")
