@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import shutil
+from pathlib import Path
+
 import chess
 import pytest
 from hypothesis import given, settings
@@ -93,3 +96,32 @@ def test_every_announced_move_is_heard_back(picks: list[int], style: str) -> Non
         assert hear(spoken, board, style) == move, spoken
         assert hear(spoken, board) == move, spoken
         board.push(move)
+
+
+def test_cli_announces_and_parses(capsys: pytest.CaptureFixture[str]) -> None:
+    from arbitro.cli import main  # noqa: PLC0415
+
+    assert main(["announce", "--style", "es", "1. e4 e5 2. Nf3"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        "1. peón Eva cuatro",
+        "1... peón Eva cinco",
+        "2. Caballo Félix tres",
+    ]
+    spoken = "peón Eva cuatro; peón Eva cinco; Caballo Félix tres"
+    assert main(["announce", "--parse", "--style", "es", "--lang", "es", spoken]) == 0
+    assert capsys.readouterr().out.strip() == "1. e4 e5 2. Cf3"
+    assert main(["announce", "--parse", "--lang", "es", "peón Eva cuatro; Caballo César seis"]) == 0
+    assert capsys.readouterr().out.strip() == "1. e4 Cc6"
+    assert main(["announce", "--parse", "Caballo Félix nueve"]) == 2
+    assert "names no piece" in capsys.readouterr().err
+
+
+def test_cli_audio_needs_espeak(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from arbitro.cli import main  # noqa: PLC0415
+
+    wav = tmp_path / "game.wav"
+    status = main(["announce", "--style", "es", "--audio", str(wav), "1. e4"])
+    if shutil.which("espeak-ng"):
+        assert status == 0 and wav.stat().st_size > 1000
+    else:
+        assert status == 2 and "espeak-ng" in capsys.readouterr().err

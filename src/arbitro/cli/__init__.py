@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from arbitro import __version__
 from arbitro.cli import (
+    announce,
     audit,
     canmate,
     clock,
@@ -45,6 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     notation.register(commands)
     audit.register(commands)
     serve.register(commands)
+    announce.register(commands)
     return parser
 
 
