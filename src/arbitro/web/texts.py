@@ -59,6 +59,8 @@ _CLIENT = {
     "none": N_("none"),
     "board_start": N_("Chessboard, initial position"),
     "board_after": N_("Chessboard after {move}"),
+    "clocks_running": N_("The clocks are running."),
+    "clocks_stopped": N_("The clocks are stopped."),
 }
 
 

@@ -17,6 +17,7 @@ let requestId = 0
 let board = null
 let announcedSeq = -1
 let announcedPlies = null
+let announcedRunning = null
 
 const $ = (id) => document.getElementById(id)
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? "")
@@ -237,7 +238,12 @@ function statusText() {
 }
 
 function announceChanges() {
-  if (announcedPlies === null) { announcedPlies = state.moves.length; announcedSeq = state.seq; return }
+  if (announcedPlies === null) {
+    announcedPlies = state.moves.length
+    announcedSeq = state.seq
+    announcedRunning = state.state.running
+    return
+  }
   if (state.seq === announcedSeq) return
   const parts = []
   for (const move of state.moves.slice(announcedPlies)) {
@@ -246,6 +252,10 @@ function announceChanges() {
   }
   const s = state.state
   if (s.draw_offer && !parts.length) parts.push(fill(T.draw_offered, {side: sideName(s.draw_offer)}))
+  if (s.result === "*" && s.running !== announcedRunning && announcedRunning !== null) {
+    parts.push(s.running ? T.clocks_running : T.clocks_stopped)
+  }
+  announcedRunning = s.running
   for (const color of ["white", "black"]) if (s.flags && s.flags[color] != null) parts.push(fill(T.flag, {side: sideName(color)}))
   if (s.result !== "*") parts.push(statusText())
   announcedPlies = state.moves.length
