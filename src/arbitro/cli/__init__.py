@@ -14,6 +14,7 @@ from arbitro.cli import (
     clock,
     editions,
     notation,
+    reconcile,
     scenario,
     serve,
     timecontrol,
@@ -47,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
     audit.register(commands)
     serve.register(commands)
     announce.register(commands)
+    reconcile.register(commands)
     return parser
 
 
