@@ -66,6 +66,9 @@ YES = [
     "8/8/4k3/8/8/2BBK3/8/8 w - - 0 1",  # two bishops
     "8/8/4k3/4p3/8/4K3/8/2N5 w - - 0 1",  # a knight, with a pawn to block its own king
     "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",  # a pawn that promotes
+    # A bishop alone: Black's pawn must promote on b1 to block its own king in the corner (a
+    # long line, found by the goal-directed dive).
+    "8/8/8/B7/2k5/1p6/1K6/8 b - - 0 1",
 ]
 
 
@@ -127,7 +130,7 @@ def test_full_mode_on_the_reference_positions_is_never_wrong() -> None:
     questions = 0
     for board, white, black in reference():
         for color, truth in ((chess.WHITE, white), (chess.BLACK, black)):
-            verdict = can_checkmate(board, color, "full", limit=20_000)
+            verdict = can_checkmate(board, color, "full", limit=TEST_LIMIT)
             questions += 1
             if verdict.answer == "unknown":
                 continue
@@ -136,8 +139,10 @@ def test_full_mode_on_the_reference_positions_is_never_wrong() -> None:
     assert answered / questions >= ANSWERED
 
 
-#: The share of the reference side-questions full mode answers (yes/no) with its test limit.
-ANSWERED = 0.88
+#: The node limit of the test (the benchmark measures the default, 50,000) and the share of
+#: the reference side-questions full mode answers (yes/no) with it (measured: 0.841).
+TEST_LIMIT = 5_000
+ANSWERED = 0.835
 
 
 def test_cli_lines_errors_and_explanations(

@@ -44,7 +44,8 @@ __all__ = [
     "may_be_dead",
 ]
 
-#: Nodes the full mode's search may visit per question.
+#: Nodes (moves generated) the full mode's best-first search may visit per question; the dive
+#: that follows when it gives up gets ``_DIVE_SHARE`` times as many of its cheaper ones.
 DEFAULT_LIMIT = 50_000
 
 # The dive's nodes (moves generated; a move played counts as several) are cheaper than the

@@ -245,10 +245,9 @@ _ALT_EVERY = 4  # every fourth expansion comes from the second ordering
 
 
 class _Search:
-    def __init__(self, color: chess.Color, limit: int, extra: int = 0) -> None:
+    def __init__(self, color: chess.Color, limit: int) -> None:
         self.color = color
         self.limit = limit
-        self.extra = extra
         self.nodes = 0
 
     def run(self, root: chess.Board) -> tuple[list[chess.Move] | None, bool]:
@@ -350,43 +349,6 @@ class _Search:
                 heapq.heappush(heap, (h, -seq, key, move))
                 heapq.heappush(alt, (h + _pawn_term(pcache, color, wp, nlp), -seq, key, move))
             if self.nodes >= self.limit:
-                return self.drain(parent, heap + alt, root.chess960)
-        return None, True
-
-    def drain(
-        self,
-        parent: dict[Key, tuple[Key, chess.Move] | None],
-        pending: list[tuple[int, int, Key, chess.Move | None]],
-        chess960: bool,
-    ) -> tuple[list[chess.Move] | None, bool]:
-        """The second phase: expand what is left without ordering, ``drain`` more nodes."""
-        color = self.color
-        stack = [(key, move) for _, _, key, move in pending if move is not None]
-        budget = self.nodes + self.extra
-        while stack:
-            pkey, pmove = stack.pop()
-            board = _from_key(pkey, chess960)
-            board.push(pmove)
-            key = _key(board)
-            if key in parent:
-                continue
-            parent[key] = (pkey, pmove)
-            if _lone_king(board, color) or board.is_insufficient_material():
-                continue
-            lk = board.king(not color)
-            assert lk is not None
-            winner = board.turn == color
-            mine = board.occupied_co[color]
-            for move in board.generate_legal_moves():
-                self.nodes += 1
-                if winner and _gives_check(board, move, lk, mine):
-                    board.push(move)
-                    if not any(board.generate_legal_moves()):
-                        parent[_key(board)] = (key, move)
-                        return self.line(parent, _key(board)), False
-                    board.pop()
-                stack.append((key, move))
-            if self.nodes >= budget:
                 return None, False
         return None, True
 

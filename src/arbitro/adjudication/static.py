@@ -44,11 +44,14 @@ The analysis, in order:
    covers one square of its own fill; a matching decides). If no ``k`` passes, no mate
    exists. This one test covers "no piece can ever reach the enemy king's side" and "bishops
    of one colour cannot cover the escape squares of the other colour".
-   Quick exit: the fixed point is run one round at a time, and when the world of the first
-   round (every hypothesis still assumed) already passes the mate-square test, the answer is
-   "maybe" (None) without further rounds. That is sound because answering None always is; it
-   loses nothing in practice because later rounds only drop hypotheses, so the world only
-   grows (on the reference positions it never changed a result).
+   Quick exits (answering "maybe", i.e. None, is always sound): when no pawn has an enemy man
+   right in front of it, there are no walls but in freak cases (pieces boxed in by their own
+   pawns), and without walls the test passes; it is not run (on the reference positions it
+   never failed there). The fixed point is run one round at a time, and when the world of the
+   first round (every hypothesis still assumed) already passes the mate-square test, the
+   answer is "maybe" without further rounds; it loses nothing in practice because later rounds
+   only drop hypotheses, so the world only grows (on the reference positions it never changed
+   a result).
 4. Short forced lines: when the side to move has at most two legal moves, every continuation
    is tried (a checkmate of ``color``'s king or a stalemate ends the game without ``color``
    mating); the position is proved when every continuation is. A continuation reaching a
