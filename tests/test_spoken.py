@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -125,3 +126,26 @@ def test_cli_audio_needs_espeak(tmp_path: Path, capsys: pytest.CaptureFixture[st
         assert status == 0 and wav.stat().st_size > 1000
     else:
         assert status == 2 and "espeak-ng" in capsys.readouterr().err
+
+
+CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "pgn"
+
+
+@pytest.mark.skipif(
+    not CORPUS.is_dir() and os.environ.get("CI") != "true",
+    reason="the game corpus (../shared/data/pgn) is not on this machine",
+)
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_a_corpus_sample_round_trips_through_spoken_words(style: str) -> None:
+    from arbitro.notation.movetext import scores, split_games  # noqa: PLC0415
+
+    for path in sorted(CORPUS.glob("*.pgn")):
+        for pgn in split_games(path.read_text(encoding="utf-8"))[:3]:
+            if "960" in pgn.headers().get("Variant", ""):
+                continue
+            (score,) = scores("\n".join(pgn.tags) + "\n" + pgn.movetext)
+            board = pgn.start()
+            for move in score.moves:
+                spoken = announce(move, board, style)
+                assert hear(spoken, board, style) == move, (path.name, spoken)
+                board.push(move)

@@ -116,13 +116,14 @@ def announce(move: chess.Move, board: chess.Board, style: str = "fide") -> str:
     else:
         piece = board.piece_type_at(move.from_square) or chess.PAWN
         parts = [words.pieces[piece - 1]]
-        if board.is_capture(move):
-            if piece == chess.PAWN:
+        if piece == chess.PAWN:
+            if board.is_capture(move):
                 parts.append(words.files[chess.square_file(move.from_square)])
-            parts.append(words.takes)
-        elif piece != chess.PAWN:
+        else:
             # Two such pieces could go there: say which, as E10 writes it.
             parts.extend(_which(board, move, piece, words))
+        if board.is_capture(move):
+            parts.append(words.takes)
         parts.append(_square(words, move.to_square))
         if board.is_en_passant(move):
             parts.append(words.en_passant)
