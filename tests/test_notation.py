@@ -485,3 +485,13 @@ def test_cli_translate(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert main(["notation", "translate", "--from", "es", "--to", "en", str(source)]) == 2
     assert "Move 2... 'Xe6'" in capsys.readouterr().err
     assert main(["notation", "translate", "--to", "en", str(tmp_path / "missing")]) == 2
+
+
+@pytest.mark.law("E9")
+def test_an_en_passant_capture_with_check_round_trips_in_every_language() -> None:
+    # "exd6 ep+" writes the mark as a word of its own: it still belongs to the move.
+    start = chess.Board("8/3k4/8/4pP2/8/8/8/4K3 w - e6 0 1")
+    capture = chess.Move.from_uci("f5e6")
+    for lang in LANGUAGES:
+        text = write_movetext([capture], lang, "fide", board=start)
+        assert read_movetext(text, lang, board=start).moves == (capture,), (lang, text)

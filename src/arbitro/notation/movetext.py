@@ -51,7 +51,7 @@ _TOKEN = re.compile(
     re.VERBOSE | re.MULTILINE,
 )
 # Words that belong to the move before them: e.p. marks, check marks, annotations.
-_ATTACHED = re.compile(r"^(?:e\.\s?p\.|a\.\s?p\.|ep|ap|\+\+|\+|#|[!?]{1,2})$")
+_ATTACHED = re.compile(r"^(?=.)(?:e\.\s?p\.|a\.\s?p\.|ep|ap)?(?:\+\+|\+|#)?(?:[!?]{1,2})?$")
 _HEADER = re.compile(r'^\s*\[\s*(\w+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _RESULTS = {"1-0", "0-1", "1/2-1/2", "*", "½-½"}
 
