@@ -8,6 +8,7 @@ client says (UCI, or SAN in any language of :mod:`arbitro.notation`) into a
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import NamedTuple
 
@@ -80,10 +81,8 @@ def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> ches
     if lang == "en":
         # python-chess's own reader is the fast path for English SAN; the notation reader
         # below explains what it refuses.
-        try:
+        with contextlib.suppress(ValueError):
             return board.parse_san(entry)
-        except ValueError:
-            pass
     reading = read(entry, board, lang)
     if reading.ok:
         assert reading.move is not None

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from typing import Protocol
 
 import chess
 
@@ -196,15 +197,17 @@ def _walk(
     return Score(start, tuple(moves), frozenset(offers), result, tuple(readings))
 
 
-class _Visitor:
+class _Visitor(Protocol):
+    """What a score walk tells as it reads (the translator is one)."""
+
     def before(self, board: chess.Board, move: chess.Move) -> None:
         """A move is about to be played on ``board``."""
 
     def move(self, board: chess.Board, reading: Reading, depth: int) -> None:
-        raise NotImplementedError
+        """The move has been played (``board`` shows the position after it)."""
 
     def other(self, token: _Token, depth: int) -> None:
-        raise NotImplementedError
+        """A token that is no move: a number, comment, NAG, variation, offer or result."""
 
 
 def read_movetext(
@@ -304,7 +307,7 @@ class _Writer:
         return "\n".join(lines)
 
 
-class _Translator(_Visitor):
+class _Translator:
     def __init__(self, target: str, style: Style, figurines: bool, long: bool, width: int | None):
         self.out = _Writer(style, width)
         self.target = target

@@ -287,22 +287,7 @@ class EventStore:
         text = _json(Event.from_dict(event).to_dict(), "event")
         try:
             with self._write() as conn:
-                expected = self._next_seq(conn, game_id)
-                if expected is None:
-                    raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
-                if seq != expected:
-                    raise StoreConflict(
-                        N_("Position {seq} of game {game_id!r} is not the next one ({expected})."),
-                        game_id=game_id,
-                        seq=seq,
-                        expected=expected,
-                    )
-                conn.execute(
-                    insert(EventRow).values(game_id=game_id, seq=seq, event=text, wall_ms=wall_ms)
-                )
-                if self._postgresql:
-                    # Sent at COMMIT, and only if it commits.
-                    conn.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{seq}")))
+                self._insert(conn, game_id, seq, text, wall_ms)
         except IntegrityError:
             # The primary key (game_id, seq): a writer that read the same next position
             # committed first (on PostgreSQL the check above cannot see its uncommitted row).
@@ -407,6 +392,7 @@ class EventStore:
             )
         conn.execute(insert(EventRow).values(game_id=game_id, seq=seq, event=text, wall_ms=wall_ms))
         if self._postgresql:
+            # Sent at COMMIT, and only if it commits.
             conn.execute(select(func.pg_notify(CHANNEL, f"{game_id}:{seq}")))
 
     def _next_seq(self, conn: Connection, game_id: str) -> int | None:

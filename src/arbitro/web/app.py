@@ -280,7 +280,7 @@ def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = No
                         )
                 await websocket.send_json(reply)
         except (WebSocketDisconnect, ValueError):
-            pass
+            return  # the client left, or sent what is no message: the connection ends
         finally:
             hub_.unsubscribe(live, queue)
             sender.cancel()
