@@ -135,11 +135,17 @@ def test_an_unexpected_refusal_fails_the_scenario(tmp_path: Path) -> None:
     assert "refused [not-your-turn]" in report.failures[0]
 
 
-def test_adjournment_actions_are_reported_as_not_supported_yet(tmp_path: Path) -> None:
-    text = GOOD + "  - {at: 2, by: arbiter, do: adjourn}\n"
+def test_adjournment_actions_of_the_format_run(tmp_path: Path) -> None:
+    """A1, A9: the format's adjourn, seal and resume, with only the spec's keys."""
+    text = GOOD + (
+        "  - {at: 2, by: arbiter, do: adjourn}\n"
+        "  - {at: 3, by: black, do: seal, move: e5, expect: {sealed: true}}\n"
+        "  - {at: 100, by: arbiter, do: resume, present: [white, black],\n"
+        "     expect: {sealed: false, to_move: white}}\n"
+    )
     (scenario,) = load(write(tmp_path, text))
     report = run(scenario)
-    assert "not supported" in report.failures[0]
+    assert report.passed, report.failures
 
 
 def test_moves_action_and_times() -> None:

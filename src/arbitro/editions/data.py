@@ -77,6 +77,20 @@ _BLITZ_2001 = IllegalMovePolicy(
     article="C3",
 )
 
+
+def _adjournment(prefix: str) -> dict[str, str]:
+    """The articles on adjourned games (Appendix A of 2001, numbered alike later): sealing
+    (A1), the envelope (A2), a draw offer after sealing (A4), the resumption (A5), a game ended
+    before it (A6), opening the envelope (A7, A9), an invalid sealed move (A8), lateness (A10),
+    a missing envelope (A11), a wrong clock (A12)."""
+    numbers = {
+        "adjourn": 1, "envelope": 2, "adjourned-draw-offer": 4, "resumption": 5,
+        "adjourned-end": 6, "open-envelope": 7, "sealed-move-invalid": 8, "resume": 9,
+        "adjournment-lateness": 10, "missing-envelope": 11, "adjourned-clock": 12,
+    }  # fmt: skip
+    return {rule: f"{prefix}{n}" for rule, n in numbers.items()}
+
+
 _ARTICLES_2001 = {
     "start": "6.5",
     "press": "6.7",
@@ -101,6 +115,7 @@ _ARTICLES_2001 = {
     "arbiter-decision": "13.4",
     "clock-adjustment": "6.13",
     "restore": "7.4",
+    **_adjournment("A"),
 }
 
 FIDE_2001 = Edition(
@@ -176,8 +191,9 @@ FIDE_2009 = replace(
         "illegal-move-draw": "7.4(b)",
         "flag-claim": "A4",
         "both-flags": "6.11",
+        **_adjournment("Guidelines on adjourned games "),
     },
-    uncertain=frozenset({"articles.both-flags", "articles.flag-claim"}),
+    uncertain=frozenset({"articles.both-flags", "articles.flag-claim", "articles.adjournment"}),
     notes="The third illegal move is a draw, not a loss, when the opponent cannot checkmate. "
     "Both flags down: play on, unless in the last period (then a draw).",
 )
@@ -228,6 +244,7 @@ _ARTICLES_2014 = {
     "clock-adjustment": "6.10",
     "restore": "7.5.1",
     "unpromoted-pawn": "7.5.2",
+    **_adjournment("E."),
 }
 
 FIDE_2014 = replace(
@@ -257,7 +274,13 @@ FIDE_2014 = replace(
     ),
     articles=_ARTICLES_2014,
     uncertain=frozenset(
-        {"incorrect_claim_s", "fivefold", "articles.flag-claim", "articles.both-flags"}
+        {
+            "incorrect_claim_s",
+            "fivefold",
+            "articles.flag-claim",
+            "articles.both-flags",
+            "articles.adjournment",
+        }
     ),
     notes="Fivefold repetition is read as five consecutive alternate moves. Quickplay finish "
     "(Appendix G) only if announced, and only without increment.",
@@ -272,6 +295,7 @@ _ARTICLES_2017 = {
     "illegal-move-draw": "7.5.5",
     "press-without-move": "7.5.3",
     "quickplay-finish": "Guidelines III.5",
+    **_adjournment("Guidelines I."),
 }
 
 FIDE_2017 = replace(
@@ -299,7 +323,9 @@ FIDE_2017 = replace(
         article="Guidelines III.5",
     ),
     articles=_ARTICLES_2017,
-    uncertain=frozenset({"agreement_needs_a_move_each", "articles.flag-claim"}),
+    uncertain=frozenset(
+        {"agreement_needs_a_move_each", "articles.flag-claim", "articles.adjournment"}
+    ),
     notes="Pressing the clock without a move is an illegal move. Five occurrences of a "
     "position in any order draw. A draw by agreement needs both players to have made a move "
     "(5.2.3; the research is unsure whether this came in 2017 or 2023). Quickplay finish in "
@@ -321,7 +347,12 @@ FIDE_2018 = replace(
     illegal_moves=_per_kind(_STANDARD_2017, _RAPID_2018, _RAPID_2018, _BLITZ_2018, _BLITZ_2018),
     incorrect_claim_s={STANDARD: 120, RAPID: 120, BLITZ: 60},
     uncertain=frozenset(
-        {"agreement_needs_a_move_each", "articles.flag-claim", "articles.illegal-move-blitz"}
+        {
+            "agreement_needs_a_move_each",
+            "articles.flag-claim",
+            "articles.illegal-move-blitz",
+            "articles.adjournment",
+        }
     ),
     notes="Rapid: 1st illegal move +2 min, 2nd loses; blitz: +1 min, 2nd loses; the arbiter "
     "acts only while the opponent has not moved.",
@@ -341,7 +372,7 @@ FIDE_2023 = replace(
     illegal_moves=_per_kind(_STANDARD_2017, _RAPID_2023, _RAPID_2023, _BLITZ_2018, _BLITZ_2018),
     incorrect_claim_s={STANDARD: 120, RAPID: 60, BLITZ: 60},
     resign_against_bare_king_draws=True,
-    uncertain=frozenset({"illegal_moves.blitz", "articles.flag-claim"}),
+    uncertain=frozenset({"illegal_moves.blitz", "articles.flag-claim", "articles.adjournment"}),
     notes="Rapid and blitz: 1st illegal move +1 min, 2nd loses (a blitz game with one arbiter "
     "per game may read as 2 min). Resigning when the opponent cannot checkmate is a draw. A "
     "draw by agreement needs both players to have made a move.",
@@ -379,7 +410,8 @@ CLUB_BLITZ = replace(
     press_without_move_is_illegal=True,
     quickplay_finish=None,
     articles={
-        **_ARTICLES_2001,
+        # Speed chess has no adjourned games.
+        **{rule: number for rule, number in _ARTICLES_2001.items() if rule not in _adjournment("")},
         "illegal-move": "14",
         "illegal-move-draw": "14",
         "press-without-move": "15",

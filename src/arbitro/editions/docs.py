@@ -94,6 +94,15 @@ def _qpf(edition: Edition) -> str:
     return f"{kinds}{extra}; {penalty} — art. {rule.article}"
 
 
+def _adjourned(edition: Edition) -> str:
+    first, last = edition.article("adjourn"), edition.article("adjourned-clock")
+    if not first:
+        return "no"
+    prefix = first.removesuffix("1")  # "A1" to "A12" reads "A1–12"
+    span = f"{first}–{last.removeprefix(prefix)}"
+    return "yes — art. " + _mark(edition, "articles.adjournment", span)
+
+
 def _yes(value: bool) -> str:
     return "yes" if value else "no"
 
@@ -158,6 +167,7 @@ ROWS: list[tuple[str, Cell]] = [
             + _art(e, "agreement")
         ),
     ),
+    ("Adjourned games", _adjourned),
     ("Notes", lambda e: e.notes),
 ]
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import chess
@@ -36,6 +36,7 @@ from arbitro.clock import Clock
 from arbitro.color import BLACK, WHITE, ByColor, Color, parse_color
 from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePolicy
 from arbitro.errors import ClockError, GameError
+from arbitro.game.envelope import Envelope, key_bytes, open_sealed
 from arbitro.game.events import COMMANDS, BoardMode, Event, GameSetup
 from arbitro.game.moves import Resolved, resolve
 from arbitro.game.state import (
@@ -49,11 +50,14 @@ from arbitro.game.state import (
 )
 from arbitro.gamekind import Kind
 from arbitro.i18n import N_
+from arbitro.notation.algebraic import read as read_written
 from arbitro.timecontrol import TimeControl
 
 DRAW = "1/2-1/2"
 QUICKPLAY_LIMIT_MS = 120_000
 PENALTY_KINDS = ("warning", "time-added-to-opponent", "time-deducted", "loss", "expulsion")
+#: A10: more than an hour late for the resumption of an adjourned game loses.
+LATENESS_MS = 3_600_000
 
 
 @dataclass(slots=True)
@@ -82,6 +86,35 @@ class _Claim:
     claimant: Color
     kind: str
     at: int
+
+
+@dataclass(slots=True)
+class _Adjournment:
+    """An adjournment in progress (Appendix A).
+
+    ``phase`` is ``ordered`` (the arbiter has asked the player to move to seal), ``sealed``
+    (the envelope is closed and the clocks stopped) or ``resuming`` (the resumption has begun;
+    the envelope may still be closed while the player who must answer is absent).
+    """
+
+    sealer: Color
+    phase: str
+    session_end: int | None
+    resumption: dict[str, str]
+    #: What was written (in clear, or sealed with a key), and its notation language.
+    text: str | None = None
+    token: str | None = None
+    lang: str = "en"
+    #: Written while the clocks still run: the player may still change it (A1).
+    draft: bool = False
+    envelope: Envelope | None = None
+    #: The sealed move is already completed on the clock: the answerer's clock runs (A9).
+    pressed_at: int | None = None
+    clock_after: int | None = None
+    opened: bool = False
+    #: The instant the resumption began, and who has come to the board since.
+    started: int | None = None
+    present: set[Color] | None = None
 
 
 def _refuse(code: str, template: str, article: str | None = None, **params: object) -> GameError:
@@ -188,6 +221,10 @@ class Game:
         self._deadline_clock: Clock | None = None
         self._deadline: int | None = None
         self._deadline_outcome: Outcome | None = None
+        self._adjournment: _Adjournment | None = None
+        self._envelopes: list[Envelope] = []
+        # Time each player's clock has run in completed turns (black, white): for the envelope.
+        self._used = [0, 0]
 
     # -- construction and the log -----------------------------------------------------------
 
@@ -301,6 +338,23 @@ class Game:
         or ``result`` (arguments as in the scenario format)."""
         self.apply(Event(at, "arbiter", "arbiter", {"action": action, **args}))
 
+    def adjourn(self, at: int, **args: Any) -> None:
+        """The arbiter adjourns the game: the player to move must seal his move (A1).
+        ``session_end`` (ms) is the session's nominal end; ``date``, ``time`` and ``place`` of
+        the resumption go on the envelope (A2)."""
+        self.apply(Event(at, "arbiter", "adjourn", args))
+
+    def seal(self, by: str, move: str, at: int, *, stop: bool = True) -> None:
+        """The player writes his sealed move and (unless ``stop`` is false) stops the clocks."""
+        args: dict[str, Any] = {"move": move}
+        if not stop:
+            args["stop"] = False
+        self.apply(Event(at, by, "seal", args))
+
+    def resume(self, at: int, present: list[str], **args: Any) -> None:
+        """The resumption: ``present`` are the players at the board (A7, A9)."""
+        self.apply(Event(at, "arbiter", "resume", {"present": present, **args}))
+
     # -- queries ----------------------------------------------------------------------------
 
     @property
@@ -361,6 +415,30 @@ class Game:
         instead of losing (6.9 and its predecessors; the club rule counts bare material)."""
         return self._cannot_win_on_time(winner)
 
+    @property
+    def envelope(self) -> Envelope | None:
+        """The record on the latest envelope (A2): the move only once it is opened."""
+        return self._envelopes[-1] if self._envelopes else None
+
+    @property
+    def envelopes(self) -> tuple[Envelope, ...]:
+        return tuple(self._envelopes)
+
+    @property
+    def adjournment(self) -> str | None:
+        """``ordered``, ``sealed`` or ``resuming`` while an adjournment is in progress."""
+        adj = self._adjournment
+        return None if adj is None or self._outcome is not None else adj.phase
+
+    def opens_envelope(self, present: list[str]) -> bool:
+        """Whether a ``resume`` with these players present would open a closed envelope (the
+        event that does must carry the key of a sealed envelope)."""
+        adj = self._adjournment
+        if adj is None or adj.phase == "ordered" or adj.opened or adj.envelope is None:
+            return False
+        answerer = not adj.sealer
+        return any(_PLAYERS.get(name) == answerer for name in present)
+
     def outcome(self, at: int | None = None) -> Outcome | None:
         """How the game ended, as of ``at`` (default: the last event)."""
         return self._ended(self._now if at is None else max(at, self._now))
@@ -402,7 +480,13 @@ class Game:
             draw_offer=self._offer if outcome is None else None,
             kind=self.kind.value,
             plies=len(self._plies),
+            sealed=self._sealed() and outcome is None,
+            adjournment=None if outcome is not None else self.adjournment,
         )
+
+    def _sealed(self) -> bool:
+        adj = self._adjournment
+        return adj is not None and adj.envelope is not None and not adj.opened
 
     # -- internals: position ----------------------------------------------------------------
 
@@ -492,7 +576,30 @@ class Game:
         return cannot_checkmate(self._board, winner)
 
     def _ended(self, at: int) -> Outcome | None:
-        return self._outcome if self._outcome is not None else self._flag_outcome(at)
+        if self._outcome is not None:
+            return self._outcome
+        flag = self._flag_outcome(at)
+        adj = self._adjournment
+        if adj is not None and adj.started is not None:
+            late = self._lateness(adj, at)
+            if late is not None and (flag is None or late.at < flag.at):
+                return late
+        return flag
+
+    def _lateness(self, adj: _Adjournment, at: int) -> Outcome | None:
+        """A10: a player more than an hour late for the resumption loses. (With both absent
+        the arbiter decides.)"""
+        assert adj.started is not None and adj.present is not None
+        deadline = adj.started + LATENESS_MS
+        absent = [c for c in (WHITE, BLACK) if c not in adj.present]
+        if at <= deadline or len(absent) != 1:
+            return None
+        return Outcome(
+            win_for(not absent[0]),
+            "adjournment-lateness",
+            self.edition.article("adjournment-lateness"),
+            deadline,
+        )
 
     def _check_on(self, at: int) -> None:
         if self._ended(at) is not None:
@@ -513,6 +620,7 @@ class Game:
     def _end(self, outcome: Outcome) -> None:
         """End the game (the caller has checked everything: this cannot fail)."""
         self._outcome = outcome
+        self._adjournment = None
         self._offer = None
         self._pending_claim = None
         clock = self._clock
@@ -538,6 +646,9 @@ class Game:
             "stop-clocks": self._on_stop,
             "restart-clocks": self._on_restart,
             "arbiter": self._on_arbiter,
+            "adjourn": self._on_adjourn,
+            "seal": self._on_seal,
+            "resume": self._on_resume,
         }
 
     def _on_start(self, event: Event) -> None:
@@ -557,6 +668,8 @@ class Game:
             raise _refuse("game-over", N_("The game is over."))
         if not self._started:
             self._check_started()
+        if self._adjournment is not None:
+            self._check_adjourned(self._adjournment)
         if clock is not None and not clock.running:
             self._check_running()
         pending = self._pending_move
@@ -582,6 +695,8 @@ class Game:
     def _move(self, event: Event, press: bool) -> None:
         color = _player(event.by)
         self._check_mover(color, event.at)
+        if press and self._adjournment is not None:
+            self._check_not_ordered(self._adjournment)
         if self._pending_move is not None:
             raise _refuse(
                 "move-already-made",
@@ -664,6 +779,8 @@ class Game:
     def _on_press(self, event: Event) -> None:
         color = _player(event.by)
         self._check_mover(color, event.at)
+        if self._adjournment is not None:
+            self._check_not_ordered(self._adjournment)
         if self._pending_move is None:
             if not (self._physical and self.edition.press_without_move_is_illegal):
                 raise _refuse(
@@ -677,8 +794,11 @@ class Game:
     def _complete(self, color: Color, at: int) -> None:
         ply = self._pending_move
         assert ply is not None
-        if self._clock is not None:
-            self._clock = self._clock.press(at, color)
+        clock = self._clock
+        if clock is not None:
+            if clock.running:
+                self._used[color] += clock.turn_used + at - clock.since
+            self._clock = clock.press(at, color)
             ply.clock_after = self._clock.remaining(color, at)
         ply.pressed_at = at
         self._pending_move = None
@@ -747,9 +867,15 @@ class Game:
     # -- clocks -----------------------------------------------------------------------------
 
     def _on_stop(self, event: Event) -> None:
-        _actor(event.by)
+        actor = _actor(event.by)
         self._check_on(event.at)
         self._check_started()
+        adj = self._adjournment
+        if adj is not None:
+            if adj.phase == "ordered" and adj.draft and actor == adj.sealer:
+                self._close_envelope(adj, event.at)  # stopping the clocks completes the seal
+                return
+            self._check_adjourned(adj)
         if self._clock is None:
             raise _refuse("no-clock", N_("This game is played without a clock."))
         if not self._clock.running:
@@ -760,6 +886,8 @@ class Game:
         _actor(event.by)
         self._check_on(event.at)
         self._check_started()
+        if self._adjournment is not None:
+            self._check_adjourned(self._adjournment)
         if self._clock is None:
             raise _refuse("no-clock", N_("This game is played without a clock."))
         if self._clock.running:
@@ -783,6 +911,8 @@ class Game:
             )
         self._check_on(event.at)
         self._check_started()
+        if self._adjournment is not None:
+            self._check_adjourned(self._adjournment)
         handler(event)
 
     def _claim_repetition(self, event: Event) -> None:
@@ -1059,6 +1189,8 @@ class Game:
             )
         if action != "result":
             self._check_on(event.at)
+        if action in ("restore", "decide") and self._adjournment is not None:
+            self._check_adjourned(self._adjournment, restore=True)
         handler(event)
 
     def _named_player(self, event: Event) -> Color:
@@ -1199,6 +1331,328 @@ class Game:
         termination = reason if reason in TERMINATIONS else "arbiter-decision"
         article = self.edition.article(str(termination)) or self.edition.article("arbiter-decision")
         self._end(Outcome(str(result), str(termination), article, event.at))
+
+    # -- adjournment (Appendix A) -----------------------------------------------------------
+
+    def _check_adjourned(self, adj: _Adjournment, *, restore: bool = False) -> None:
+        """Nothing happens at the board between the sealing and the opening of the envelope."""
+        if adj.phase == "sealed" or (restore and not adj.opened):
+            raise _refuse(
+                "game-adjourned",
+                N_("The game is adjourned: it continues when the arbiter resumes it."),
+                article=self.edition.article("resumption") or None,
+            )
+        if adj.phase == "resuming" and not adj.opened:
+            raise _refuse(
+                "envelope-closed",
+                N_(
+                    "The envelope has not been opened: the sealed move is opened only when the "
+                    "player who must answer it is at the board."
+                ),
+                article=self.edition.article("open-envelope") or None,
+            )
+
+    def _check_not_ordered(self, adj: _Adjournment) -> None:
+        if adj.phase == "ordered":
+            raise _refuse(
+                "seal-required",
+                N_(
+                    "The arbiter has adjourned the game: write your move on the scoresheet and "
+                    "seal it instead of pressing the clock."
+                ),
+                article=self.edition.article("adjourn") or None,
+            )
+
+    def _on_adjourn(self, event: Event) -> None:
+        if event.by != "arbiter":
+            raise _refuse("not-arbiter", N_("Only the arbiter can do this."))
+        self._check_on(event.at)
+        self._check_started()
+        article = self.edition.article("adjourn")
+        if not article:
+            raise _refuse("adjournment-not-allowed", N_("These rules have no adjourned games."))
+        if self._adjournment is not None:
+            raise _refuse("already-adjourned", N_("The game is already adjourned."), article)
+        if self._pending_claim is not None:
+            raise _refuse("claim-pending", N_("A claim waits for the arbiter's decision."))
+        raw_end = event.args.get("session_end")
+        session_end = None if raw_end is None else _seconds_ms(raw_end, "session_end")
+        resumption = {
+            key: str(event.args[key])
+            for key in ("date", "time", "place")
+            if event.args.get(key) is not None
+        }
+        self._adjournment = _Adjournment(self._to_move(), "ordered", session_end, resumption)
+
+    def _on_seal(self, event: Event) -> None:
+        color = _player(event.by)
+        at = event.at
+        self._check_on(at)
+        self._check_started()
+        adj = self._adjournment
+        article = self.edition.article("adjourn") or None
+        # A9: the player who must answer, his opponent absent, may seal his reply instead.
+        reply = (
+            adj is not None
+            and adj.phase == "resuming"
+            and adj.opened
+            and adj.present is not None
+            and (not color) not in adj.present
+        )
+        if adj is None or (adj.phase != "ordered" and not reply):
+            if adj is not None and not adj.opened:
+                raise _refuse(
+                    "envelope-sealed",
+                    N_("The envelope is sealed: the sealed move can no longer be changed."),
+                    article,
+                )
+            raise _refuse(
+                "no-adjournment",
+                N_("Only a move the arbiter has asked for at an adjournment is sealed."),
+                article,
+            )
+        if color != self._to_move():
+            raise _refuse("not-your-turn", N_("Only the player to move seals his move."), article)
+        stop = event.args.get("stop", True)
+        if not isinstance(stop, bool) or (reply and not stop):
+            raise _refuse("bad-argument", N_("'stop' must be true or false."))
+        written = text, token, lang = self._written(event)
+        pending = self._pending_move
+        if pending is not None:
+            # A1: a move made on the board after the order is the move to seal.
+            before = self._position_after(self._plies[:-1])
+            reading = None if text is None else read_written(text, before, lang)
+            if reading is None or not reading.ok or reading.move != pending.move:
+                raise _refuse(
+                    "sealed-move-differs",
+                    N_(
+                        "The move made on the board after the arbiter's order must be written "
+                        "as the sealed move."
+                    ),
+                    article,
+                )
+            self._reset_position(self._plies[:-1])  # A5: the position before the sealed move
+        if reply:
+            self._seal_reply(adj, color, written, at)
+            return
+        adj.text, adj.token, adj.lang = text, token, lang
+        if stop:
+            self._close_envelope(adj, at)
+        else:
+            adj.draft = True
+
+    def _written(self, event: Event) -> tuple[str | None, str | None, str]:
+        """The sealed move as the event carries it: in clear (``move``) or sealed with a key
+        (``envelope``); and its notation language."""
+        text, token = event.args.get("move"), event.args.get("envelope")
+        lang = event.args.get("lang", self._lang)
+        if (text is None) == (token is None) or not isinstance(lang, str):
+            raise _refuse("bad-argument", N_("A sealed move needs either 'move' or 'envelope'."))
+        if not isinstance(text or token, str) or not str(text or token).strip():
+            raise _refuse("bad-argument", N_("A move is needed (SAN or UCI)."))
+        return (
+            None if text is None else str(text),
+            None if token is None else str(token),
+            lang,
+        )
+
+    def _record(
+        self, sealer: Color, at: int, extra_used: int, resumption: dict[str, str]
+    ) -> Envelope:
+        clock = self._clock
+        readings = used = None
+        if clock is not None:
+            readings = (clock.remaining(WHITE, at), clock.remaining(BLACK, at))
+            used_now = list(self._used)
+            used_now[sealer] += extra_used
+            used = (used_now[WHITE], used_now[BLACK])
+        return Envelope(
+            number=len(self._envelopes) + 1,
+            sealer=sealer,
+            move_number=self._board.fullmove_number,
+            fen=self._board.fen(),
+            players=self.setup.players,
+            clock=readings,
+            used=used,
+            draw_offer=self._offer,
+            sealed_at=at,
+            resumption=dict(resumption),
+        )
+
+    def _close_envelope(self, adj: _Adjournment, at: int) -> None:
+        """The sealer has put the envelope together and stops the clocks (A1)."""
+        clock = self._clock
+        turn = 0
+        if clock is not None:
+            if clock.running:
+                turn = clock.turn_used + at - clock.since
+                clock = clock.stop(at)
+            if adj.session_end is not None and at < adj.session_end:
+                # A1: sealing before the session's nominal end is charged up to that end.
+                charge = adj.session_end - at
+                clock = clock.add_time(adj.sealer, -charge, at)
+                self._used[adj.sealer] += charge
+            self._clock = clock
+        envelope = self._record(adj.sealer, at, turn, adj.resumption)
+        self._envelopes.append(envelope)
+        adj.envelope = envelope
+        adj.phase = "sealed"
+        adj.draft = False
+
+    def _seal_reply(
+        self, adj: _Adjournment, color: Color, written: tuple[str | None, str | None, str], at: int
+    ) -> None:
+        """A9: the reply sealed in a new envelope; the replier's clock stops and the absent
+        player's starts."""
+        clock = self._clock
+        clock_after = None
+        if clock is not None:
+            if not clock.running:
+                clock = clock.restart(at)
+            self._used[color] += clock.turn_used + at - clock.since
+            clock = clock.press(at, color)
+            clock_after = clock.remaining(color, at)
+            self._clock = clock
+        envelope = self._record(color, at, 0, adj.resumption)
+        self._envelopes.append(envelope)
+        text, token, lang = written
+        self._adjournment = _Adjournment(
+            color,
+            "resuming",
+            None,
+            adj.resumption,
+            text=text,
+            token=token,
+            lang=lang,
+            envelope=envelope,
+            pressed_at=at,
+            clock_after=clock_after,
+            started=adj.started,
+            present=adj.present,
+        )
+
+    def _on_resume(self, event: Event) -> None:
+        if event.by != "arbiter":
+            raise _refuse("not-arbiter", N_("Only the arbiter can do this."))
+        at = event.at
+        self._check_on(at)
+        adj = self._adjournment
+        if adj is None or adj.envelope is None:
+            raise _refuse(
+                "not-adjourned",
+                N_("No sealed envelope waits for the resumption."),
+                article=self.edition.article("resumption") or None,
+            )
+        present = self._present(event.args.get("present"))
+        missing = event.args.get("missing", False)
+        if not isinstance(missing, bool) or (missing and adj.phase != "sealed"):
+            raise _refuse(
+                "bad-argument",
+                N_("'missing' (the envelope cannot be found) is said when the resumption begins."),
+            )
+        answerer = not adj.sealer
+        opens = not missing and not adj.opened and answerer in present
+        text = self._sealed_text(adj, event) if opens else None
+        first = adj.phase == "sealed"
+        if first:
+            adj.phase = "resuming"
+            adj.started = at
+            adj.present = set()
+        assert adj.present is not None
+        adj.present |= present
+        if missing:
+            # A11: play goes on from the adjourned position; the sealer makes the move he says
+            # he sealed.
+            adj.opened = True
+            if self._clock is not None and not self._clock.running:
+                self._clock = self._clock.restart(at)
+        elif first and not opens:
+            # A9: the player who must answer is absent: his clock is started.
+            self._press_sealed(adj, at)
+        if text is not None:
+            self._open(adj, text, at, press=first)
+        if self._adjournment is adj and adj.opened and len(adj.present) == 2:
+            self._adjournment = None
+
+    def _present(self, raw: Any) -> set[Color]:
+        names = raw if isinstance(raw, list) else None
+        colors = None if names is None else {_PLAYERS.get(str(name)) for name in names}
+        if colors is None or None in colors:
+            raise _refuse(
+                "bad-argument",
+                N_("'present' lists the players at the board: white, black, both or none."),
+            )
+        return {c for c in colors if c is not None}
+
+    def _sealed_text(self, adj: _Adjournment, event: Event) -> str:
+        if adj.text is not None:
+            return adj.text
+        assert adj.token is not None
+        raw = event.args.get("key")
+        if not isinstance(raw, str):
+            raise _refuse(
+                "envelope-key-missing",
+                N_("Opening this envelope needs its key."),
+                article=self.edition.article("open-envelope") or None,
+            )
+        return open_sealed(adj.token, key_bytes(raw))
+
+    def _press_sealed(self, adj: _Adjournment, at: int) -> None:
+        """The sealed move is completed on the clock (not yet on the board)."""
+        clock = self._clock
+        if clock is None:
+            adj.pressed_at = at
+            return
+        if not clock.running:
+            clock = clock.restart(at)
+        self._used[adj.sealer] += clock.turn_used
+        clock = clock.press(at, adj.sealer)
+        adj.pressed_at = at
+        adj.clock_after = clock.remaining(adj.sealer, at)
+        self._clock = clock
+
+    def _open(self, adj: _Adjournment, text: str, at: int, *, press: bool) -> None:
+        """Open the envelope and make the sealed move on the board (A9); an ambiguous,
+        unreadable or illegal sealed move loses (A8)."""
+        sealer = adj.sealer
+        answerer = not sealer
+        adj.opened = True
+        assert adj.envelope is not None
+        opened = replace(adj.envelope, opened=True, move=text)
+        self._envelopes[opened.number - 1] = opened
+        adj.envelope = opened
+        board = self._board
+        reading = read_written(text, board, adj.lang)
+        if not reading.ok or reading.move is None:
+            # Unless the opponent could not mate anyway (6.10, 9.6).
+            drawn = cannot_checkmate(board, answerer)
+            self._end(
+                Outcome(
+                    DRAW if drawn else win_for(answerer),
+                    "sealed-move-invalid",
+                    self.edition.article("sealed-move-invalid"),
+                    at,
+                )
+            )
+            return
+        offer = self._offer
+        clock = self._clock
+        if press and clock is not None and not clock.running:
+            self._clock = clock.restart(at)
+        self._make(sealer, Resolved(reading.move), at)
+        if self._outcome is not None:
+            self._pending_move = None
+            return
+        if offer == answerer:
+            self._offer = offer  # A4: the offer stands until the sealer answers it
+        if press:
+            self._complete(sealer, at)
+        else:
+            ply = self._pending_move
+            assert ply is not None
+            ply.pressed_at = adj.pressed_at
+            ply.clock_after = adj.clock_after
+            self._pending_move = None
 
     def __repr__(self) -> str:
         state = self.state()

@@ -40,6 +40,10 @@ COMMANDS: dict[str, tuple[str, ...]] = {
         "action", "player", "seconds", "white", "black", "penalty", "decision", "ply",
         "result", "reason",
     ),
+    # Appendix A: the arbiter adjourns, the player to move seals, the arbiter resumes.
+    "adjourn": ("session_end", "date", "time", "place"),
+    "seal": ("move", "envelope", "lang", "stop"),
+    "resume": ("present", "missing", "key"),
 }  # fmt: skip
 
 

@@ -103,6 +103,8 @@ class GameState:
     kind: str
     plies: int
     sealed: bool = False
+    #: ``ordered``, ``sealed`` or ``resuming`` while an adjournment is in progress.
+    adjournment: str | None = None
 
     @property
     def is_over(self) -> bool:
@@ -131,4 +133,5 @@ class GameState:
             "kind": self.kind,
             "plies": self.plies,
             "sealed": self.sealed,
+            "adjournment": self.adjournment,
         }
