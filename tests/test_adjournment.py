@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from arbitro.errors import GameError
 from arbitro.game import Event, Game
 from arbitro.game.envelope import envelope_key, key_text, open_sealed, seal_move
+from arbitro.notation.envelope_sheet import render_html, render_text
 
 SECRET = b"a secret kept outside the store"
 
@@ -186,3 +187,17 @@ def test_while_adjourned_a_refused_action_changes_nothing(
             game.apply(Event(at, by, do, args))
         except GameError:
             assert (game.to_json(), game.state(at), game.envelopes) == before
+
+
+def test_a2_the_printed_envelope_never_shows_the_move() -> None:
+    game = adjourned("Nf3")
+    game.resume(3_600_000, ["white", "black"])  # even once it has been opened
+    envelope = game.envelope
+    assert envelope is not None and envelope.move == "Nf3"
+    page = render_html(envelope, lang="es")
+    text = render_text(envelope, lang="es")
+    assert page.startswith("<!DOCTYPE html>") and '<html lang="es">' in page
+    for shown in (page, text):
+        assert "Nf3" not in shown and "Cf3" not in shown and "g1f3" not in shown
+        assert "Ana" in shown and "Luis" in shown and "Sala 2" in shown
+    assert "Sobre de jugada sellada" in page or "Sealed-move envelope" in page

@@ -181,7 +181,7 @@ def _scenario(path: str, data: Any, number: int, count: int) -> Scenario:
     where = path if count == 1 else f"{path} (scenario {number})"
     if not isinstance(data, dict):
         raise _fail(where, "a scenario is a mapping of keys (title, edition, actions, ...)")
-    unknown = sorted(set(data) - TOP_KEYS)
+    unknown = sorted(str(key) for key in set(data) - TOP_KEYS)
     if unknown:
         raise _fail(
             where, f"unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(TOP_KEYS))}"
@@ -246,7 +246,7 @@ def _action(where: str, index: int, raw: Any) -> Action:
     except ValueError as error:
         raise _fail(here, f"'at': {error}") from None
     extra = set(raw) - {"at", "by", "do", "expect"}
-    unknown = sorted(extra - ACTION_KEYS[do])
+    unknown = sorted(str(key) for key in extra - ACTION_KEYS[do])
     if unknown:
         raise _fail(here, f"unknown key(s) for '{do}': {', '.join(unknown)}")
     if do in ("move", "play", "seal") and "move" not in raw:
@@ -273,7 +273,7 @@ def _check_expect(where: str, expect: Any) -> None:
         return
     if not isinstance(expect, dict):
         raise _fail(where, "'expect' must be a mapping")
-    unknown = sorted(set(expect) - EXPECT_KEYS)
+    unknown = sorted(str(key) for key in set(expect) - EXPECT_KEYS)
     if unknown:
         raise _fail(
             where,

@@ -31,7 +31,9 @@ import chess.pgn
 from arbitro.editions import Edition
 from arbitro.errors import ArbitroError, TimeControlError
 from arbitro.game import Game, GameSetup
+from arbitro.i18n import N_
 from arbitro.notation.algebraic import Style
+from arbitro.notation.letters import NotationError
 from arbitro.notation.movetext import translate
 from arbitro.timecontrol import TimeControl
 
@@ -218,11 +220,24 @@ def read_pgn(handle: TextIO, lang: str = "en") -> chess.pgn.Game | None:
     :raises NotationError: for a move that cannot be read in ``lang``.
     """
     if lang == "en":
-        return chess.pgn.read_game(handle)
+        return _read_game(handle)
     text = _next_game_text(handle)
     if text is None:
         return None
-    return chess.pgn.read_game(io.StringIO(translate(text, lang, "en", "pgn")))
+    return _read_game(io.StringIO(translate(text, lang, "en", "pgn")))
+
+
+def _read_game(handle: TextIO) -> chess.pgn.Game | None:
+    try:
+        return chess.pgn.read_game(handle)
+    except (IndexError, KeyError, AssertionError) as error:
+        # python-chess's game builder can trip over badly nested variations and comments
+        # (e.g. a ')' with no '(' before a comment): a text that is not PGN, not a crash.
+        raise NotationError(
+            N_("This is not PGN that can be read ({error})."),
+            code="unreadable-pgn",
+            error=type(error).__name__,
+        ) from None
 
 
 def _next_game_text(handle: TextIO) -> str | None:
