@@ -3,7 +3,9 @@
 Two players in two browser contexts play a blitz game on a physical board while a spectator
 and the arbiter watch: moves on the board and typed, clocks ticking, a draw offer declined, an
 illegal move claimed and penalised, a flag claim. A second game ends by a threefold claim. An
-axe check of the game page finds no serious violation.
+axe check of the game page finds no serious violation. Two blind players play a game with the
+keyboard only, in blind mode, typing spoken words and commands (Appendix F); the arbiter
+reconciles two boards.
 """
 
 from __future__ import annotations
@@ -51,8 +53,8 @@ def browser() -> Iterator[Any]:
         chromium.close()
 
 
-def open_page(browser: Any, url: str) -> Any:
-    context = browser.new_context(locale="en-GB")
+def open_page(browser: Any, url: str, locale: str = "en-GB") -> Any:
+    context = browser.new_context(locale=locale)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
@@ -204,3 +206,129 @@ def open_page_plain(browser: Any, url: str) -> Any:
     page = browser.new_context(locale="es-ES").new_page()
     page.goto(url)
     return page
+
+
+# -- blind players (Appendix F) --------------------------------------------------------------
+
+
+def tab_to(page: Any, predicate: str, limit: int = 40) -> None:
+    """Press Tab until the focused element ``e`` satisfies ``predicate`` (JavaScript)."""
+    for _ in range(limit):
+        page.keyboard.press("Tab")
+        if page.evaluate(f"(() => {{ const e = document.activeElement; return {predicate} }})()"):
+            return
+    raise AssertionError(f"Tab never reached {predicate}")
+
+
+def say(page: Any, text: str) -> None:
+    """Type ``text`` in the focused move box and press Enter, as a blind player does."""
+    page.keyboard.type(text)
+    page.keyboard.press("Enter")
+
+
+def heard(page: Any, *words: str) -> str:
+    """Wait until the live region says every one of ``words``; its text."""
+    condition = " && ".join(
+        f"document.getElementById('announcer').textContent.includes({word!r})" for word in words
+    )
+    page.wait_for_function(condition, timeout=10_000)
+    text: str = page.inner_text("#announcer")
+    return text
+
+
+def serious_violations(page: Any) -> list[tuple[str, str]]:
+    axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
+    results = axe_module.Axe().run(page)
+    return [
+        (v["id"], v["help"])
+        for v in results.response["violations"]
+        if v.get("impact") in ("serious", "critical")
+    ]
+
+
+@pytest.mark.law("F1")
+def test_two_blind_players_play_with_the_keyboard_only(server: str, browser: Any) -> None:
+    links = create(server, notation="es")
+    white = open_page(browser, links["white"], locale="es-ES")
+    black = open_page(browser, links["black"], locale="es-ES")
+    # Both turn blind mode on from the keyboard; White keeps the Spanish words (the page's
+    # language), Black picks the English ones.
+    for page in (white, black):
+        tab_to(page, "e.id === 'blind-mode'")
+        page.keyboard.press("Space")
+        assert page.is_checked("#blind-mode")
+        assert page.evaluate("localStorage.getItem('arbitro.blind')") == "1"
+    assert white.input_value("#blind-style") == "es"
+    black.keyboard.press("Tab")
+    black.keyboard.press("ArrowDown")
+    assert black.input_value("#blind-style") == "en"
+    assert black.evaluate("localStorage.getItem('arbitro.blind-style')") == "en"
+    assert serious_violations(white) == []
+
+    tab_to(white, "e.textContent === 'Poner en marcha los relojes'")
+    white.keyboard.press("Enter")
+    black.wait_for_function("document.querySelector('#clock-white').classList.contains('running')")
+    for page in (white, black):
+        tab_to(page, "e.id === 'move-input'")
+
+    # Every move is announced on both pages, each in its player's words.
+    game = [
+        (white, "peón Eva cuatro", "peón Eva cuatro", "pawn Eva four"),
+        (black, "pawn Eva five", "peón Eva cinco", "pawn Eva five"),
+        (white, "Alfil César cuatro", "Alfil César cuatro", "Bishop Cesar four"),
+        (black, "Knight Cesar six", "Caballo César seis", "Knight Cesar six"),
+        (white, "Dama Héctor cinco", "Dama Héctor cinco", "Queen Hector five"),
+        (black, "caballo felix seis", "Caballo Félix seis", "Knight Felix six"),
+    ]
+    for ply, (page, typed, spanish, english) in enumerate(game):
+        say(page, typed)
+        side = "Blancas" if ply % 2 == 0 else "Negras"
+        heard(white, side, spanish)
+        heard(black, side, english)
+        wait_moves(white, ply + 1)
+
+    # Commands: a rank, the clocks, the opponent's last move.
+    say(white, "fila 1")
+    assert heard(white, "Fila uno") == (
+        "Fila uno: Ana uno, Torre blanca; Bella uno, Caballo blanco; César uno, Alfil blanco; "
+        "Eva uno, Rey blanco; Gustavo uno, Caballo blanco; Héctor uno, Torre blanca."
+    )
+    say(black, "Relojes")
+    assert re.fullmatch(r"Blancas \d.*, negras \d.*\.", heard(black, "negras"))
+    say(white, "repetir")
+    assert heard(white, "Negras", "Caballo Félix seis") == "Negras jugaron Caballo Félix seis."
+    say(black, "rank 9")  # refused, and said why
+    heard(black, "rank 9")
+    assert black.locator("#moves .entry").count() == 6  # nothing was played
+
+    # Mate: announced with the capture and the mate, and the result.
+    say(white, "Dama captura Félix siete")
+    assert "Dama captura Félix siete, jaque mate" in heard(white, "jaque mate", "1-0")
+    assert "Queen takes Felix seven, checkmate" in heard(black, "checkmate", "1-0")
+    for page in (white, black):
+        assert page.errors == []
+
+
+@pytest.mark.law("F2.7")
+def test_the_arbiter_reconciles_two_boards_in_the_console(server: str, browser: Any) -> None:
+    links = create(server)
+    arbiter = open_page(browser, links["arbiter"])
+    arbiter.get_by_label("Moves on board A").fill("1.e4 e5 2.Nf3 Nc6")
+    arbiter.get_by_label("Moves on board B").fill("1.e4 e5 2.Nf3 Nf6")
+    arbiter.get_by_label("Scoresheet A (optional)").fill("1.e4 e5 2.Nf3 Nc6")
+    arbiter.get_by_label("Scoresheet B (optional)").fill("1.e4 e5 2.Nf3 Nc6")
+    arbiter.get_by_role("button", name="Decide", exact=True).click()
+    result = arbiter.get_by_role("status").filter(has_text="board B")
+    result.wait_for()
+    assert "article F2.7" in result.inner_text()
+    assert arbiter.inner_text("#reconcile-moves") == "1. e4 e5 2. Nf3 Nc6"
+    assert arbiter.inner_text("#reconcile-to-move") == "White"
+    arbiter.get_by_label("Moves on board B").fill("1.e4 e5 2.Kf3")
+    arbiter.get_by_role("button", name="Decide", exact=True).click()
+    arbiter.wait_for_function(
+        "document.getElementById('reconcile-text').classList.contains('error')"
+    )
+    assert "board B" in arbiter.inner_text("#reconcile-text")
+    assert arbiter.is_hidden("#reconcile-details")
+    assert serious_violations(arbiter) == []
+    assert arbiter.errors == []

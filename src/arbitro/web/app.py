@@ -6,6 +6,11 @@ of White, Black, the arbiter (each with a secret token) and spectators; ``GET
 a command with the token in ``Authorization: Bearer ...``. The browser uses the same commands
 over the WebSocket ``/ws/{id}`` and is told of every change.
 
+For blind players (Appendix F) every move in a view carries its spoken announcement in each
+style, ``GET /api/games/{id}/read?text=...&style=...`` answers the commands typed in the move
+box in blind mode (a rank, a file, the clocks, the last move, help), and the arbiter's ``POST
+/api/games/{id}/reconcile`` decides how two boards that differ are corrected (F2.7, F2.8).
+
 Pages: ``/`` (create a game), ``/play/{id}#token`` (a player, or both players on one device),
 ``/arbiter/{id}#token`` (the arbiter's console), ``/watch/{spectator}`` (read-only). Tokens
 travel in the URL fragment, which browsers never send to the server, so no log holds them.
@@ -31,12 +36,14 @@ from arbitro.editions import Edition
 from arbitro.errors import ArbitroError, GameError
 from arbitro.game import GameSetup
 from arbitro.i18n import LANGUAGES, N_, gettext, normalize_language
+from arbitro.notation.board_reading import check_style, parse_command
 from arbitro.notation.letters import LANGUAGES as NOTATIONS
 from arbitro.notation.pgn import game_to_pgn, write_pgn
+from arbitro.notation.reconcile import reconcile
 from arbitro.notation.scoresheet import Scoresheet, render_html
 from arbitro.store import EventStore, StoreError, notifications
 from arbitro.store.db import database_url, is_postgresql
-from arbitro.web.live import Hub, LiveGame, Refused, view
+from arbitro.web.live import Hub, LiveGame, Refused, read_aloud, view
 from arbitro.web.texts import PRESETS, client_texts
 
 HERE = Path(__file__).parent
@@ -47,6 +54,9 @@ _templates = Environment(
 )
 #: Largest command or WebSocket message accepted, in bytes.
 MAX_MESSAGE = 4096
+#: Longest text read as a blind player's command, and longest movetext to reconcile.
+MAX_READ = 200
+MAX_MOVETEXT = 20_000
 
 
 class NewGame(BaseModel):
@@ -199,6 +209,87 @@ def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = No
             return _error(error, lang, 409)
         return view(live, the_hub().now(live), role)
 
+    @app.get("/api/games/{game_id}/read")
+    async def read_command(
+        request: Request,
+        game_id: str,
+        text: str = "",
+        style: str = "en",
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        """A blind player's command typed in the move box (``fila 1``, ``columna Eva``,
+        ``relojes``, ``repetir``, ``ayuda``; ``rank 1``, ``file e``, ``clocks``, ``repeat``,
+        ``help``), answered in words: ``{"command": "rank", "text": "Fila uno: ..."}``. Text
+        that is no command answers ``{"command": null, "text": null}``: it is a move, to be
+        played as usual. Ranks, files and moves are read in the spoken ``style`` (``fide``,
+        ``es`` or ``en``), the rest in the page's language; ``repeat`` needs the player's token
+        to know his opponent (without one it repeats the last move)."""
+        lang = _lang(request)
+        live = await _live(game_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        if len(text) > MAX_READ:
+            return _error(GameError("bad-request", N_("The text is too long.")), lang, 422)
+        try:
+            check_style(style)
+            command = parse_command(text)
+        except ArbitroError as error:
+            return _error(error, lang, 422)
+        if command is None:
+            return {"command": None, "text": None}
+        role = await the_hub().role(live, _token(authorization))
+        answer = read_aloud(live, the_hub().now(live), role, command, style=style, lang=lang)
+        return {"command": command.kind, "text": answer}
+
+    @app.post(
+        "/api/games/{game_id}/reconcile",
+        openapi_extra={
+            "requestBody": {
+                "content": {
+                    "application/json": {
+                        "example": {
+                            "board_a": "1.e4 e5 2.Nf3 Nc6",
+                            "board_b": "1.e4 e5 2.Nf3 Nf6",
+                            "sheet_a": "1.e4 e5 2.Nf3 Nc6",
+                            "sheet_b": "1.e4 e5 2.Nf3 Nc6",
+                        }
+                    }
+                }
+            }
+        },
+    )
+    async def reconcile_boards(
+        request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
+    ) -> Any:
+        """The arbiter's decision when the two boards of a game with a blind player differ
+        (Appendix F2.7, F2.8): ``board_a`` and ``board_b`` (the moves on each board) and
+        optionally ``sheet_a`` and ``sheet_b`` (each scoresheet; one not given is taken to be
+        that player's board), movetext in the game's notation language unless ``notation``
+        names another. Only the arbiter's token is accepted."""
+        lang = _lang(request)
+        live = await _live(game_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        if await the_hub().role(live, _token(authorization)) != "arbiter":
+            return _error(GameError("not-allowed", N_("Only the arbiter decides this.")), lang, 403)
+        fields = _reconcile_fields(await request.body(), live.game.setup.notation)
+        if isinstance(fields, ArbitroError):
+            return _error(fields, lang, 422)
+        try:
+            decision = reconcile(*fields)
+        except ArbitroError as error:
+            return _error(error, lang, 422)
+        return {
+            "kind": decision.kind,
+            "article": decision.article,
+            "ply": decision.ply,
+            "fen": decision.fen,
+            "moves": decision.moves,
+            "to_move": decision.to_move,
+            "behind": decision.behind,
+            "explanation": decision.explain(lang),
+        }
+
     @app.get("/api/games/{game_id}/pgn")
     async def pgn(request: Request, game_id: str) -> Response:
         """The game as PGN, with the clock after every move."""
@@ -331,6 +422,44 @@ def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = No
         return page(request, "game.html", game_id="", mode="spectator", spectator=spectator)
 
     return app
+
+
+def _reconcile_fields(
+    raw: bytes, notation: str
+) -> tuple[str, str, str | None, str | None, str] | ArbitroError:
+    """The arguments of :func:`reconcile` from a request's body, or why they are wrong (read
+    here rather than by a model, so that every refusal has the project's error shape)."""
+    try:
+        body = json.loads(raw) if len(raw) <= 4 * MAX_MOVETEXT + 1000 else None
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        return GameError("bad-request", N_("Send a JSON object with board_a and board_b."))
+    texts: dict[str, str | None] = {}
+    for name in ("board_a", "board_b", "sheet_a", "sheet_b"):
+        value = body.get(name)
+        if value is None or (value == "" and name.startswith("sheet")):
+            if name.startswith("board"):
+                return GameError("bad-request", N_("{field} is missing."), field=name)
+            texts[name] = None  # no scoresheet: that player's board stands for it
+        elif not isinstance(value, str) or len(value) > MAX_MOVETEXT:
+            return GameError(
+                "bad-request",
+                N_("{field} must be movetext, at most {limit} characters."),
+                field=name,
+                limit=MAX_MOVETEXT,
+            )
+        else:
+            texts[name] = value
+    lang = body.get("notation") or notation
+    if not isinstance(lang, str) or lang not in NOTATIONS:
+        return GameError(
+            "unknown-language",
+            N_("Unknown notation language {lang!r}; known: {known}."),
+            lang=str(lang),
+            known=", ".join(NOTATIONS),
+        )
+    return body["board_a"], body["board_b"], texts["sheet_a"], texts["sheet_b"], lang
 
 
 async def _receive(websocket: WebSocket) -> dict[str, Any]:

@@ -24,9 +24,17 @@ import chess
 
 from arbitro.errors import ArbitroError, GameError
 from arbitro.game import Event, Game, GameSetup, Ply
-from arbitro.i18n import N_
+from arbitro.i18n import N_, gettext
 from arbitro.notation.algebraic import format as write_move
-from arbitro.notation.spoken import hear
+from arbitro.notation.board_reading import (
+    Command,
+    check_style,
+    help_text,
+    read_clocks,
+    read_file,
+    read_rank,
+)
+from arbitro.notation.spoken import STYLES, announce, hear
 from arbitro.store import EventStore, StoreConflict
 from arbitro.store.store import StoredGame, new_id, new_token
 
@@ -366,6 +374,7 @@ def _moves(live: LiveGame) -> list[dict[str, Any]]:
                         "color": "white" if ply.color else "black",
                         "text": text or ply.move.uci(),
                         "legal": ply.legal,
+                        "spoken": _spoken(ply, board),
                     },
                 )
             )
@@ -374,3 +383,50 @@ def _moves(live: LiveGame) -> list[dict[str, Any]]:
     return [
         {**entry, "draw_offer": ply.draw_offer, "clock": ply.clock_after} for ply, entry in written
     ]
+
+
+def _spoken(ply: Ply, board: chess.Board) -> dict[str, str] | None:
+    """The ply announced in every spoken style (Appendix F), so that a blind player's page
+    speaks the very words of ``arbitro announce``; ``None`` for a move that was not legal."""
+    if not ply.legal:
+        return None
+    try:
+        return {style: announce(ply.move, board, style) for style in STYLES}
+    except ValueError:
+        return None
+
+
+def read_aloud(
+    live: LiveGame, at: int, role: str | None, command: Command, *, style: str, lang: str
+) -> str:
+    """The answer to a blind player's command at game time ``at``: a rank or file of the
+    position in the words of ``style``, both clocks, the opponent's last move (the last move,
+    for an arbiter or a spectator) or the list of commands, in ``lang``.
+
+    :raises NotationError: ``unknown-language`` for an unknown style.
+    """
+    check_style(style)
+    game = live.game
+    if command.kind in ("rank", "file"):
+        fen = game.board.fen()
+        index = command.index or 0
+        if command.kind == "rank":
+            return read_rank(fen, index, style)
+        return read_file(fen, index, style)
+    if command.kind == "clocks":
+        state = game.state(at)
+        if state.clock is None:
+            return read_clocks(None, None, lang)
+        text = read_clocks(state.clock.white, state.clock.black, lang)
+        if not state.running:
+            text += " " + gettext(N_("The clocks are stopped."), lang)
+        return text
+    if command.kind == "repeat":
+        for entry in reversed(_moves(live)):
+            if entry["color"] != role:
+                side = gettext(N_("White") if entry["color"] == "white" else N_("Black"), lang)
+                spoken = entry["spoken"] or {}
+                move = spoken.get(style, entry["text"])
+                return gettext(N_("{side} played {move}."), lang).format(side=side, move=move)
+        return gettext(N_("No move to repeat yet."), lang)
+    return help_text(lang)

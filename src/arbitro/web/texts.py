@@ -61,6 +61,7 @@ _CLIENT = {
     "board_after": N_("Chessboard after {move}"),
     "clocks_running": N_("The clocks are running."),
     "clocks_stopped": N_("The clocks are stopped."),
+    "initial_position": N_("none: the initial position"),
 }
 
 

@@ -19,6 +19,10 @@ let announcedSeq = -1
 let announcedPlies = null
 let announcedRunning = null
 
+// Blind mode (Appendix F), remembered on this device: moves announced in the spoken words of
+// a style, and commands in the move box. The server writes every word; this page only speaks.
+const blind = {on: false, style: lang === "es" ? "es" : "en"}
+
 const $ = (id) => document.getElementById(id)
 const fill = (template, values) => template.replace(/\{(\w+)\}/g, (_, key) => values[key] ?? "")
 const sideName = (color) => (color === "white" ? T.white : T.black)
@@ -247,7 +251,8 @@ function announceChanges() {
   if (state.seq === announcedSeq) return
   const parts = []
   for (const move of state.moves.slice(announcedPlies)) {
-    parts.push(fill(T.moved, {side: sideName(move.color), move: move.text}))
+    const words = blind.on && move.spoken ? move.spoken[blind.style] : move.text
+    parts.push(fill(T.moved, {side: sideName(move.color), move: words}))
     if (move.draw_offer) parts.push(fill(T.draw_offered, {side: sideName(move.color)}))
   }
   const s = state.state
@@ -343,16 +348,85 @@ $("moves-title").textContent = T.moves
 $("log-title").textContent = T.log
 $("pgn-link").textContent = T.download_pgn
 $("sheet-link").textContent = T.scoresheet
-$("move-form").addEventListener("submit", (event) => {
+$("move-form").addEventListener("submit", async (event) => {
   event.preventDefault()
   const text = $("move-input").value.trim()
   if (!text || !state) return
-  send({do: state.setup.board === "physical" ? "move" : "play", move: text})
   $("move-input").value = ""
+  if (blind.on && await answered(text)) return
+  send({do: state.setup.board === "physical" ? "move" : "play", move: text})
 })
+
+async function answered(text) {
+  // In blind mode the server first reads the text as a command ("fila 1", "relojes"...):
+  // true when it was one (its answer is spoken), false for a move.
+  const query = new URLSearchParams({text, style: blind.style, lang})
+  let response, data
+  try {
+    response = await fetch(`/api/games/${gameId}/read?${query}`, {headers: {Authorization: `Bearer ${token}`}})
+    data = await response.json()
+  } catch {
+    return false
+  }
+  if (!response.ok) {
+    alertError(data.error)
+    announce(data.error.full || data.error.message)
+    return true
+  }
+  if (data.command) announce(data.text)
+  return !!data.command
+}
+
+function remembered(key, fallback) {
+  try { return localStorage.getItem(key) ?? fallback } catch { return fallback }
+}
+
+function remember(key, value) {
+  try { localStorage.setItem(key, value) } catch { /* private mode: the choice lasts this page */ }
+}
+
+function setupBlind() {
+  const box = $("blind-mode")
+  if (!box) return
+  const select = $("blind-style")
+  blind.on = remembered("arbitro.blind", "0") === "1"
+  blind.style = remembered("arbitro.blind-style", blind.style)
+  box.checked = blind.on
+  select.value = blind.style
+  box.addEventListener("change", () => { blind.on = box.checked; remember("arbitro.blind", blind.on ? "1" : "0") })
+  select.addEventListener("change", () => { blind.style = select.value; remember("arbitro.blind-style", blind.style) })
+}
+
+function setupReconcile() {
+  // The arbiter's form for two boards that differ (F2.7, F2.8); the server decides.
+  const form = $("reconcile-form")
+  if (!form) return
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault()
+    const body = {}
+    for (const name of ["board_a", "board_b", "sheet_a", "sheet_b"]) body[name] = $(name.replace("_", "-")).value
+    const response = await fetch(`/api/games/${gameId}/reconcile?lang=${lang}`, {
+      method: "POST",
+      headers: {"Content-Type": "application/json", Authorization: `Bearer ${token}`},
+      body: JSON.stringify(body),
+    })
+    const data = await response.json()
+    const text = $("reconcile-text")
+    text.classList.toggle("error", !response.ok)
+    $("reconcile-details").hidden = !response.ok
+    if (!response.ok) {
+      text.textContent = data.error.full || data.error.message
+      return
+    }
+    text.textContent = `${data.explanation} (${fill(T.article, {article: data.article})})`
+    $("reconcile-moves").textContent = data.moves || T.initial_position
+    $("reconcile-to-move").textContent = sideName(data.to_move)
+    $("reconcile-fen").textContent = data.fen
+  })
+}
 document.addEventListener("keydown", (event) => {
   // "c" (outside the move box) reads both clocks aloud, on request rather than every second.
-  if (event.key === "c" && event.target.tagName !== "INPUT" && state) {
+  if (event.key === "c" && !["INPUT", "TEXTAREA", "SELECT"].includes(event.target.tagName) && state) {
     announce(fill(T.clock_reading, {white: clockText(remaining("white")), black: clockText(remaining("black"))}))
   }
 })
@@ -363,5 +437,7 @@ reader.addEventListener("click", () => {
   if (state) announce(fill(T.clock_reading, {white: clockText(remaining("white")), black: clockText(remaining("black"))}))
 })
 document.querySelector(".players").appendChild(reader)
+setupBlind()
+setupReconcile()
 connect()
 requestAnimationFrame(tick)
