@@ -9,6 +9,14 @@ import time
 
 import httpx
 
+# A 58-ply game that does not end early (a long, ordinary middlegame), for load and restarts.
+_SCORE = (
+    "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7 Re1 b5 Bb3 d6 c3 O-O h3 Nb8 d4 Nbd7 c4 c6 cxb5 axb5 "
+    "Nc3 Bb7 Bg5 b4 Nb1 h6 Bh4 c5 dxe5 Nxe4 Bxe7 Qxe7 exd6 Qf6 Nbd2 Nxd6 Nc4 Nxc4 Bxc4 Nb6 "
+    "Ne5 Rae8 Bxf7+ Rxf7 Nxf7 Rxe1+ Qxe1 Kxf7 Qe3 Qg5 Qxg5 hxg5 b3 Ke6"
+)
+LONG_GAME = tuple(_SCORE.split())
+
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -41,6 +41,7 @@ def sealed_with_key(move: str = "Nf3") -> tuple[Game, bytes]:
     return game, key
 
 
+@pytest.mark.law("A2")
 def test_a2_the_envelope_records_everything_but_the_move() -> None:
     game = adjourned()
     game.offer_draw("white", 21_000)  # made with the sealed move: it stands (A2)
@@ -61,6 +62,7 @@ def test_a2_the_envelope_records_everything_but_the_move() -> None:
     assert game.state().adjournment == "sealed"
 
 
+@pytest.mark.law("A2")
 def test_a2_a_draw_offer_standing_at_the_sealing_goes_on_the_envelope() -> None:
     game = adjourned(None)
     game.offer_draw("black", 15_000)
@@ -69,6 +71,7 @@ def test_a2_a_draw_offer_standing_at_the_sealing_goes_on_the_envelope() -> None:
     assert envelope is not None and envelope.to_dict()["draw_offer"] == "black"
 
 
+@pytest.mark.law("A7")
 def test_a7_the_move_appears_only_once_the_envelope_is_opened() -> None:
     game = adjourned()
     assert "Nf3" not in json.dumps(game.state().to_dict())
@@ -78,6 +81,7 @@ def test_a7_the_move_appears_only_once_the_envelope_is_opened() -> None:
     assert game.state().adjournment is None
 
 
+@pytest.mark.law("A7")
 def test_a7_a_sealed_envelope_needs_its_key_and_the_log_never_holds_the_move() -> None:
     game, key = sealed_with_key("Nf3")
     log = game.to_json()
@@ -99,6 +103,7 @@ def test_a7_a_sealed_envelope_needs_its_key_and_the_log_never_holds_the_move() -
     assert again.state() == game.state()
 
 
+@pytest.mark.law("A9")
 def test_a9_with_the_answerer_absent_the_key_is_not_asked_for() -> None:
     game, key = sealed_with_key("Nf3")
     game.resume(3_600_000, ["white"])  # opens nothing: no key needed
@@ -121,6 +126,7 @@ def test_envelope_crypto_round_trip_and_tampering() -> None:
     assert envelope_key(SECRET, "g", 1) != envelope_key(SECRET, "g", 2)
 
 
+@pytest.mark.law("A1")
 def test_a1_only_an_adjourned_game_has_a_move_to_seal() -> None:
     game = Game.create("fide-2001", "90+30")
     game.start(0)
@@ -142,6 +148,7 @@ def test_a1_only_an_adjourned_game_has_a_move_to_seal() -> None:
     assert error.value.code == "not-arbiter"
 
 
+@pytest.mark.law("A11")
 def test_a11_a_missing_envelope_is_declared_when_the_resumption_begins() -> None:
     game = adjourned()
     game.resume(3_600_000, ["white"])
@@ -189,6 +196,7 @@ def test_while_adjourned_a_refused_action_changes_nothing(
             assert (game.to_json(), game.state(at), game.envelopes) == before
 
 
+@pytest.mark.law("A2")
 def test_a2_the_printed_envelope_never_shows_the_move() -> None:
     game = adjourned("Nf3")
     game.resume(3_600_000, ["white", "black"])  # even once it has been opened

@@ -332,3 +332,51 @@ def test_the_arbiter_reconciles_two_boards_in_the_console(server: str, browser: 
     assert arbiter.is_hidden("#reconcile-details")
     assert serious_violations(arbiter) == []
     assert arbiter.errors == []
+
+
+# -- adjourned games (Appendix A) ------------------------------------------------------------
+
+
+@pytest.mark.law("A1")
+@pytest.mark.law("A7")
+def test_the_arbiter_adjourns_and_the_player_seals_in_the_browser(
+    server: str, browser: Any
+) -> None:
+    links = create(server, time_control="90+30")
+    arbiter = open_page(browser, links["arbiter"])
+    white = open_page(browser, links["white"])
+    black = open_page(browser, links["black"])
+    click(arbiter, "Start the clocks")
+    type_move(white, "e4")
+    wait_moves(black, 1)
+    type_move(black, "e5")
+    wait_moves(white, 2)
+    arbiter.get_by_label("Place").fill("Hall 2")
+    arbiter.locator("form.tool", has_text="Adjourn").get_by_role("button", name="Apply").click()
+    white.wait_for_function("document.getElementById('move-send').textContent.includes('Seal')")
+    assert "seals the move" in white.inner_text("#status")
+    # The sealer checks how his move reads, then seals it; the opponent never sees it.
+    white.fill("#move-input", "Nd2")  # the pawn is still on d2: A8 would lose the game
+    click(white, "Check")
+    white.wait_for_function("document.getElementById('alert').textContent.includes('d2')")
+    white.fill("#move-input", "Bc4")
+    click(white, "Check")
+    white.wait_for_function("document.getElementById('status').textContent.includes('Bc4')")
+    click(white, "Seal and stop the clocks")
+    for page in (white, black, arbiter):
+        page.wait_for_function("document.getElementById('status').textContent.includes('envelope')")
+        assert "Bc4" not in page.content()
+    assert arbiter.is_visible("#envelope-link")
+    envelope = httpx.get(f"{server}/api/games/{links['id']}/envelope?lang=en").text
+    assert "Hall 2" in envelope and "Bc4" not in envelope
+    assert serious_violations(white) == []
+    # The resumption: both at the board, the envelope is opened and the move made.
+    resume = arbiter.locator("form.tool", has_text="Resume")
+    resume.get_by_label("White at the board").check()
+    resume.get_by_label("Black at the board").check()
+    resume.get_by_role("button", name="Apply").click()
+    wait_moves(black, 3)
+    assert "Bc4" in black.inner_text("#moves")
+    assert "Black to move" in black.inner_text("#status")
+    for page in (white, black, arbiter):
+        assert page.errors == []

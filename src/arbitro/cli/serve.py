@@ -24,6 +24,12 @@ def register(commands: Any) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="default: 127.0.0.1")
     parser.add_argument("--port", type=int, default=8000, help="default: 8000")
     parser.add_argument("--database", default=DEFAULT_URL, help=f"default: {DEFAULT_URL}")
+    parser.add_argument(
+        "--seal-key",
+        metavar="FILE",
+        help="the secret that opens sealed-move envelopes, kept outside the database (default: "
+        "beside a SQLite database, or ./arbitro-seal.key; ARBITRO_SEAL_SECRET overrides it)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -33,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     from arbitro.web.app import create_app  # noqa: PLC0415
 
     try:
-        app = create_app(args.database)
+        app = create_app(args.database, seal_key=args.seal_key)
     except Exception as error:  # a database URL that cannot be used
         print(f"arbitro: {error}", file=sys.stderr)
         return 2

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import datetime
 import json
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -36,7 +37,10 @@ from arbitro.editions import Edition
 from arbitro.errors import ArbitroError, GameError
 from arbitro.game import GameSetup
 from arbitro.i18n import LANGUAGES, N_, gettext, normalize_language
+from arbitro.notation.algebraic import format as write_move
+from arbitro.notation.algebraic import read as read_written
 from arbitro.notation.board_reading import check_style, parse_command
+from arbitro.notation.envelope_sheet import render_html as render_envelope
 from arbitro.notation.letters import LANGUAGES as NOTATIONS
 from arbitro.notation.pgn import game_to_pgn, write_pgn
 from arbitro.notation.reconcile import reconcile
@@ -44,6 +48,8 @@ from arbitro.notation.scoresheet import Scoresheet, render_html
 from arbitro.store import EventStore, StoreError, notifications
 from arbitro.store.db import database_url, is_postgresql
 from arbitro.web.live import Hub, LiveGame, Refused, read_aloud, view
+from arbitro.web.seal import ENVIRONMENT as SEAL_ENVIRONMENT
+from arbitro.web.seal import SealSecret
 from arbitro.web.texts import PRESETS, client_texts
 
 HERE = Path(__file__).parent
@@ -99,8 +105,15 @@ def _error(error: ArbitroError, lang: str, status: int = 409) -> JSONResponse:
     )
 
 
-def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = None) -> FastAPI:
-    """The application, on the store at ``database`` (or the given ``hub``)."""
+def create_app(
+    database: str = "sqlite:///./arbitro.db",
+    *,
+    hub: Hub | None = None,
+    seal_key: str | Path | None = None,
+) -> FastAPI:
+    """The application, on the store at ``database`` (or the given ``hub``); ``seal_key`` is
+    the file of the secret that opens sealed-move envelopes (default: beside the database, see
+    :mod:`arbitro.web.seal`)."""
     store = hub.store if hub is not None else None
     state: dict[str, Hub] = {}
 
@@ -111,7 +124,12 @@ def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = No
             state["hub"] = hub
         else:
             store = await asyncio.to_thread(EventStore, database)
-            state["hub"] = Hub(store)
+            secret = (
+                SealSecret(Path(seal_key), os.environ.get(SEAL_ENVIRONMENT))
+                if seal_key is not None
+                else SealSecret.for_database(database)
+            )
+            state["hub"] = Hub(store, seal_secret=secret)
         listener = None
         if is_postgresql(database_url(state["hub"].store.url)):
             listener = asyncio.create_task(_listen(state["hub"]))
@@ -311,6 +329,57 @@ def create_app(database: str = "sqlite:///./arbitro.db", *, hub: Hub | None = No
             return live
         lang = request.query_params.get("lang", "es")
         return HTMLResponse(render_html(Scoresheet.from_game(live.game, lang=lang)))
+
+    @app.get("/api/games/{game_id}/envelope", response_class=HTMLResponse)
+    async def envelope(request: Request, game_id: str) -> Response:
+        """The printable envelope of an adjourned game (A2): names, the position before the
+        sealed move, the times, who sealed, the move number, a standing draw offer and the
+        resumption; never the move itself (in Spanish unless ``?lang=en``)."""
+        lang = request.query_params.get("lang", "es")
+        live = await _live(game_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        record = live.game.envelope
+        if record is None:
+            missing = GameError("no-envelope", N_("This game has no sealed-move envelope."))
+            return _error(missing, lang, 404)
+        return HTMLResponse(render_envelope(record, lang=normalize_language(lang)))
+
+    @app.post("/api/games/{game_id}/seal-check")
+    async def seal_check(
+        request: Request,
+        game_id: str,
+        body: Annotated[dict[str, Any], Body(examples=[{"move": "Cf3"}])],
+        authorization: Annotated[str | None, Header()] = None,
+    ) -> Any:
+        """How the move the player to seal has written reads (A8: an ambiguous, unreadable or
+        illegal sealed move loses), before he seals it; nothing is stored. Only the token of
+        the player who must seal is accepted."""
+        lang = _lang(request)
+        live = await _live(game_id, lang)
+        if isinstance(live, JSONResponse):
+            return live
+        game = live.game
+        role = await the_hub().role(live, _token(authorization))
+        sealer = "white" if game.state().to_move else "black"
+        if game.adjournment != "ordered" or role != sealer:
+            refusal = GameError(
+                "not-allowed", N_("Only the player asked to seal his move can check it.")
+            )
+            return _error(refusal, lang, 403)
+        text = body.get("move")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_READ:
+            needed = GameError("bad-argument", N_("A move is needed (SAN or UCI)."))
+            return _error(needed, lang, 422)
+        notation = game.setup.notation
+        board = game.board
+        reading = read_written(text.strip(), board, notation)
+        return {
+            "ok": reading.ok,
+            "status": reading.status,
+            "move": write_move(reading.move, board, notation) if reading.move else None,
+            "explanation": reading.explain(lang),
+        }
 
     # -- WebSocket --------------------------------------------------------------------------
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ import chess
 
 from arbitro.errors import ArbitroError, GameError
 from arbitro.game import Event, Game, GameSetup, Ply
+from arbitro.game.envelope import envelope_key, key_text, seal_move
 from arbitro.i18n import N_, gettext
 from arbitro.notation.algebraic import format as write_move
 from arbitro.notation.board_reading import (
@@ -37,18 +39,24 @@ from arbitro.notation.board_reading import (
 from arbitro.notation.spoken import STYLES, announce, hear
 from arbitro.store import EventStore, StoreConflict
 from arbitro.store.store import StoredGame, new_id, new_token
+from arbitro.web.seal import SealSecret
 
 ROLES = ("white", "black", "arbiter")
 
 #: What each role may do (the ``do`` of its commands).
 _PLAYER = frozenset(
-    {"play", "move", "press", "offer-draw", "accept-draw", "decline-draw", "claim", "resign"}
-)
+    {
+        "play", "move", "press", "offer-draw", "accept-draw", "decline-draw", "claim", "resign",
+        "seal",
+    }
+)  # fmt: skip
 ALLOWED: dict[str, frozenset[str]] = {
     # White may start the clocks where no arbiter does (a game on one device).
     "white": _PLAYER | {"start"},
     "black": _PLAYER,
-    "arbiter": frozenset({"start", "stop-clocks", "restart-clocks", "arbiter"}),
+    "arbiter": frozenset(
+        {"start", "stop-clocks", "restart-clocks", "arbiter", "adjourn", "resume"}
+    ),
 }
 
 Clock = Callable[[], float]  # seconds, monotonic
@@ -99,10 +107,13 @@ class Hub:
         *,
         clock: Clock = time.monotonic,
         wall: WallClock = time.time,
+        seal_secret: Callable[[], bytes] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.wall = wall
+        #: The secret envelopes' keys derive from (in memory only unless one is given).
+        self.seal_secret = seal_secret or SealSecret(None)
         self.games: dict[str, LiveGame] = {}
         # Events waiting to be committed, and the task that commits them together.
         self._pending: list[tuple[tuple[str, int, dict[str, Any], int], asyncio.Future[None]]]
@@ -199,6 +210,8 @@ class Hub:
         async with live.lock:
             for attempt in range(3):
                 at = self.now(live)
+                if do in ("seal", "resume"):
+                    args = self._envelope_args(live, do, args)
                 event = Event.from_dict({"at": at, "by": role, "do": do, **args})
                 seq = live.seq
                 live.game.apply(event)  # raises on refusal, with nothing changed
@@ -218,6 +231,35 @@ class Hub:
             if live.game.outcome(self.now(live)) is not None:
                 await asyncio.to_thread(self.store.mark_finished, live.id)
         self.broadcast(live)
+
+    def _envelope_args(self, live: LiveGame, do: str, args: dict[str, Any]) -> dict[str, Any]:
+        """A sealed move never reaches the store in clear: it is encrypted here under its
+        envelope's key; and the event that opens an envelope carries that key (A7, A9). A
+        client can send neither a ciphertext nor a key of its own."""
+        game = live.game
+        clean = {k: v for k, v in args.items() if k not in ("envelope", "key", "stop")}
+        if do == "resume":
+            present = clean.get("present")
+            envelope = game.envelope
+            names = [str(name) for name in present] if isinstance(present, list) else []
+            if envelope is not None and game.opens_envelope(names):
+                key = envelope_key(self.seal_secret(), live.id, envelope.number)
+                clean["key"] = key_text(key)
+            return clean
+        text = clean.pop("move", None)
+        if not isinstance(text, str) or not text.strip():
+            return clean  # the engine refuses it, saying what is missing
+        lang = clean.get("lang", game.setup.notation)
+        written = text.strip()
+        if " " in written:
+            # Spoken words ("Caballo Félix tres") are sealed as the move they name, written in
+            # the game's notation, so that the opening reads what the player meant.
+            with contextlib.suppress(ArbitroError, ValueError):
+                board = game.board
+                written = write_move(hear(written, board), board, game.setup.notation)
+                lang = game.setup.notation
+        key = envelope_key(self.seal_secret(), live.id, len(game.envelopes) + 1)
+        return {**clean, "lang": lang, "envelope": seal_move(written, key, os.urandom(12))}
 
     async def _commit(self, item: tuple[str, int, dict[str, Any], int]) -> None:
         """Commit one event; returns once it is committed (group commit: the events of all
@@ -342,9 +384,23 @@ def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
         "moves": moves,
         "started": any(event.do == "start" for event in game.events),
         # The log is the arbiter's: players and spectators follow the moves and the state.
-        "log": [event.to_dict() for event in game.events] if role == "arbiter" else [],
+        "log": [_shown(event) for event in game.events] if role == "arbiter" else [],
+        # What is written on the envelope of an adjourned game (A2): never the sealed move
+        # before the envelope is opened.
+        "envelope": None if game.envelope is None else game.envelope.to_dict(),
         "spectator": live.spectator_id if role == "arbiter" else None,
     }
+
+
+def _shown(event: Event) -> dict[str, Any]:
+    """An event of the log as the arbiter's console shows it: a sealed envelope and its key are
+    not for reading (the move appears once the envelope is opened, on the board)."""
+    data = event.to_dict()
+    if "envelope" in data:
+        data["envelope"] = "sealed"
+    if "key" in data:
+        data["key"] = "released"
+    return data
 
 
 def _moves(live: LiveGame) -> list[dict[str, Any]]:

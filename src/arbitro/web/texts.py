@@ -62,6 +62,23 @@ _CLIENT = {
     "clocks_running": N_("The clocks are running."),
     "clocks_stopped": N_("The clocks are stopped."),
     "initial_position": N_("none: the initial position"),
+    "adjourn": N_("Adjourn"),
+    "resume": N_("Resume"),
+    "date": N_("Date"),
+    "time": N_("Time"),
+    "place": N_("Place"),
+    "present": N_("{side} at the board"),
+    "envelope_missing": N_("Envelope missing"),
+    "envelope_link": N_("Printable envelope"),
+    "seal_box": N_("Your sealed move"),
+    "seal": N_("Seal and stop the clocks"),
+    "check_seal": N_("Check"),
+    "seal_reads": N_("It reads {move}."),
+    "adjourn_ordered": N_("The arbiter has adjourned the game: {side} seals the move."),
+    "adjourned": N_("Adjourned: the sealed move is in the envelope."),
+    "envelope_closed": N_(
+        "The resumption has begun; the envelope is opened when {side} is at the board."
+    ),
 }
 
 

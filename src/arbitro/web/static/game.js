@@ -18,6 +18,7 @@ let board = null
 let announcedSeq = -1
 let announcedPlies = null
 let announcedRunning = null
+let announcedPhase = "null/false"
 
 // Blind mode (Appendix F), remembered on this device: moves announced in the spoken words of
 // a style, and commands in the move box. The server writes every word; this page only speaks.
@@ -158,7 +159,8 @@ function tool(parent, label, fields, build) {
   form.appendChild(go)
   form.addEventListener("submit", (event) => {
     event.preventDefault()
-    const values = Object.fromEntries(Object.entries(inputs).map(([k, v]) => [k, v.value]))
+    const values = Object.fromEntries(
+      Object.entries(inputs).map(([k, v]) => [k, v.type === "checkbox" ? v.checked : v.value]))
     send(build(values))
   })
   parent.appendChild(form)
@@ -192,6 +194,14 @@ function renderArbiter() {
     (v) => ({do: "arbiter", action: "restore", ply: Number(v.ply)}))
   tool(box, T.declare, [["result", "select", {label: T.declare, choices: [["1-0", "1-0"], ["0-1", "0-1"], ["1/2-1/2", "½-½"]]}]],
     (v) => ({do: "arbiter", action: "result", result: v.result, reason: "arbiter"}))
+  // Appendix A: adjourn (the player to move seals), then resume with the players present.
+  tool(box, T.adjourn, [["date", "text", {label: T.date}], ["time", "text", {label: T.time}],
+                        ["place", "text", {label: T.place}]],
+    (v) => ({do: "adjourn", date: v.date || undefined, time: v.time || undefined, place: v.place || undefined}))
+  tool(box, T.resume, [["white", "checkbox", {label: fill(T.present, {side: T.white})}],
+                       ["black", "checkbox", {label: fill(T.present, {side: T.black})}],
+                       ["missing", "checkbox", {label: T.envelope_missing}]],
+    (v) => ({do: "resume", present: ["white", "black"].filter((c) => v[c]), missing: v.missing || undefined}))
   if (state.spectator) {
     const p = document.createElement("p")
     const a = document.createElement("a")
@@ -238,6 +248,9 @@ function statusText() {
     return fill(T.game_over, {result: s.result, termination: (s.termination || "").replaceAll("-", " ")}) + article
   }
   if (s.pending === "claim") return T.pending_claim
+  if (s.adjournment === "ordered") return fill(T.adjourn_ordered, {side: sideName(s.to_move)})
+  if (s.sealed && s.adjournment === "sealed") return T.adjourned
+  if (s.sealed) return fill(T.envelope_closed, {side: sideName(state.envelope.sealer === "white" ? "black" : "white")})
   return fill(T.to_move, {side: sideName(s.to_move)})
 }
 
@@ -261,6 +274,9 @@ function announceChanges() {
     parts.push(s.running ? T.clocks_running : T.clocks_stopped)
   }
   announcedRunning = s.running
+  const phase = `${s.adjournment}/${s.sealed}`
+  if (phase !== announcedPhase && s.result === "*" && (s.adjournment || announcedPhase !== "null/false")) parts.push(statusText())
+  announcedPhase = phase
   for (const color of ["white", "black"]) if (s.flags && s.flags[color] != null) parts.push(fill(T.flag, {side: sideName(color)}))
   if (s.result !== "*") parts.push(statusText())
   announcedPlies = state.moves.length
@@ -311,6 +327,13 @@ function render() {
   renderMoves()
   announceChanges()
   $("move-form").hidden = !myColor() || state.state.result !== "*"
+  // The player asked to seal writes his move here; it goes into the envelope, not onto the board.
+  const sealing = state.state.adjournment === "ordered" && myColor() === state.state.to_move
+  $("move-label").textContent = sealing ? T.seal_box : T.move_box
+  $("move-send").textContent = sealing ? T.seal : T.send
+  $("seal-check").hidden = !sealing
+  $("envelope-link").hidden = !state.envelope
+  $("envelope-sep").hidden = !state.envelope
 }
 
 function connect() {
@@ -327,6 +350,7 @@ function connect() {
       receivedAt = performance.now()
       $("pgn-link").href = `/api/games/${gameId}/pgn`
       $("sheet-link").href = `/api/games/${gameId}/scoresheet?lang=${lang}`
+      $("envelope-link").href = `/api/games/${gameId}/envelope?lang=${lang}`
       render()
     } else if (data.type === "reply" && !data.ok) {
       alertError(data.error)
@@ -348,13 +372,37 @@ $("moves-title").textContent = T.moves
 $("log-title").textContent = T.log
 $("pgn-link").textContent = T.download_pgn
 $("sheet-link").textContent = T.scoresheet
+$("envelope-link").textContent = T.envelope_link
+$("seal-check").textContent = T.check_seal
 $("move-form").addEventListener("submit", async (event) => {
   event.preventDefault()
   const text = $("move-input").value.trim()
   if (!text || !state) return
   $("move-input").value = ""
   if (blind.on && await answered(text)) return
+  if (state.state.adjournment === "ordered" && myColor() === state.state.to_move) {
+    send({do: "seal", move: text})
+    return
+  }
   send({do: state.setup.board === "physical" ? "move" : "play", move: text})
+})
+
+$("seal-check").addEventListener("click", async () => {
+  // How the written move reads (A8: an ambiguous or illegal sealed move loses), before sealing.
+  const text = $("move-input").value.trim()
+  if (!text) return
+  const response = await fetch(`/api/games/${gameId}/seal-check?lang=${lang}`, {
+    method: "POST",
+    headers: {"Content-Type": "application/json", Authorization: `Bearer ${token}`},
+    body: JSON.stringify({move: text}),
+  })
+  const data = await response.json()
+  const message = !response.ok ? (data.error.full || data.error.message)
+    : data.ok ? [fill(T.seal_reads, {move: data.move}), data.explanation].filter(Boolean).join(" ")
+    : data.explanation
+  $("alert").textContent = response.ok && data.ok ? "" : message
+  $("status").textContent = message
+  announce(message)
 })
 
 async function answered(text) {
