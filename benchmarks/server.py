@@ -9,7 +9,15 @@ p50 / p99 / max time from a move sent by one player to the update showing it at 
 client. Each run is bounded: it stops after ``--seconds`` or when every game has ended. The
 clients run in this process, on the same machine as the server: their own work is part of the
 figures. By default players answer at once (the server's saturation); ``--think 1`` makes each
-player wait a second before moving (a load like N fast games between people).
+player wait a second before moving (a load like N fast games between people). ``--again`` starts
+a new game whenever one ends, so that N games are in play for the whole run.
+
+Also printed: errors (refused commands, lost connections, moves that never reached the opponent
+before the end of the run) and the server's memory (resident set, sampled every second) at a
+quarter, half, three quarters and the end of the run, to show that it stays flat.
+
+The load of the hardening goal: ``--games 500 --seconds 120 --think 1 --again`` (p99 under
+100 ms, no errors, memory flat).
 """
 
 from __future__ import annotations
@@ -23,10 +31,12 @@ import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import WebSocketException
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from servers import LONG_GAME as MOVES
@@ -40,6 +50,7 @@ class Player:
         self.socket = socket
         self.moves = 0
         self.over = False
+        self.refused = 0
         self.changed = asyncio.Event()
         self.reader = asyncio.create_task(self.read())
 
@@ -47,6 +58,8 @@ class Player:
         with contextlib.suppress(Exception):
             async for raw in self.socket:
                 message = json.loads(raw)
+                if message.get("type") == "reply" and not message.get("ok"):
+                    self.refused += 1
                 if message.get("type") == "state":
                     self.moves = len(message["moves"])
                     self.over = message["state"]["result"] != "*"
@@ -65,9 +78,19 @@ class Player:
         return self.moves >= moves
 
 
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    moves: int = 0
+    games: int = 0
+    errors: int = 0
+    memory: list[tuple[float, int]] = field(default_factory=list)
+
+
 async def game(
-    port: int, links: dict[str, str], latencies: list[float], deadline: float, think: float
-) -> int:
+    port: int, links: dict[str, str], figures: Figures, deadline: float, think: float
+) -> None:
+    """One game between two WebSocket clients, move by move until it ends or the run does."""
     url = f"ws://127.0.0.1:{port}/ws/{links['id']}"
     async with (
         connect(url, compression=None) as white_socket,
@@ -79,7 +102,6 @@ async def game(
             players.append(Player(socket))
         white, black = players
         await white.socket.send(json.dumps({"id": 0, "do": "start"}))
-        played = 0
         for index, move in enumerate(MOVES):
             mover, other = (white, black) if index % 2 == 0 else (black, white)
             if time.monotonic() > deadline or other.over:
@@ -90,25 +112,81 @@ async def game(
             began = time.perf_counter()
             await mover.socket.send(json.dumps({"id": index + 1, "do": "play", "move": move}))
             if not await other.wait_for(index + 1, deadline):
+                if time.monotonic() < deadline:
+                    figures.errors += 1  # the move never reached the opponent
                 break
-            latencies.append(time.perf_counter() - began)
-            played += 1
+            figures.latencies.append(time.perf_counter() - began)
+            figures.moves += 1
         for player in players:
             player.reader.cancel()
-        return played
+            figures.errors += player.refused
+        figures.games += 1
 
 
-async def run(n: int, port: int, seconds: float, think: float) -> tuple[int, float, list[float]]:
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
-        links = []
-        for _ in range(n):
-            response = await client.post("/api/games", json={"time_control": "90+30"})
-            links.append(response.json())
-    latencies: list[float] = []
-    began = time.monotonic()
-    deadline = began + seconds
-    played = await asyncio.gather(*(game(port, link, latencies, deadline, think) for link in links))
-    return sum(played), time.monotonic() - began, latencies
+async def table(
+    port: int,
+    client: httpx.AsyncClient,
+    figures: Figures,
+    deadline: float,
+    *,
+    think: float,
+    again: bool,
+) -> None:
+    """One table: a game, and (with ``again``) a new one each time a game ends."""
+    while True:
+        try:
+            links = (await client.post("/api/games", json={"time_control": "90+30"})).json()
+            await game(port, links, figures, deadline, think)
+        except (OSError, httpx.HTTPError, WebSocketException):
+            figures.errors += 1
+        if not again or time.monotonic() >= deadline:
+            return
+
+
+def _rss(pid: int) -> int:
+    """The resident set of process ``pid`` in kB (0 where /proc is not there)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+async def sample_memory(pid: int, figures: Figures, began: float, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        figures.memory.append((time.monotonic() - began, _rss(pid)))
+        await asyncio.sleep(1.0)
+
+
+async def run(
+    n: int, port: int, pid: int, seconds: float, *, think: float, again: bool
+) -> tuple[Figures, float]:
+    figures = Figures()
+    limits = httpx.Limits(max_connections=50)
+    async with httpx.AsyncClient(
+        base_url=f"http://127.0.0.1:{port}", timeout=30, limits=limits
+    ) as client:
+        began = time.monotonic()
+        deadline = began + seconds
+        sampler = asyncio.create_task(sample_memory(pid, figures, began, deadline))
+        await asyncio.gather(
+            *(table(port, client, figures, deadline, think=think, again=again) for _ in range(n))
+        )
+        sampler.cancel()
+    return figures, time.monotonic() - began
+
+
+def _memory_line(figures: Figures, seconds: float) -> str:
+    if not figures.memory:
+        return "memory: not measured"
+    points = []
+    for fraction in (0.25, 0.5, 0.75, 1.0):
+        at = seconds * fraction
+        kb = min(figures.memory, key=lambda sample: abs(sample[0] - at))[1]
+        points.append(f"{kb / 1024:.0f}")
+    return "server memory (MB) at 1/4, 1/2, 3/4, end: " + " / ".join(points)
 
 
 def main() -> None:
@@ -117,30 +195,42 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="bound of each run")
     parser.add_argument("--database", default=None, help="default: SQLite in a temporary folder")
     parser.add_argument(
+        "--again", action="store_true", help="start a new game at each table when one ends"
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
         help="seconds a player waits before each move (default 0: as fast as possible)",
     )
     args = parser.parse_args()
-    print(f"{'games':>6}{'moves':>8}{'moves/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}")
+    print(
+        f"{'games':>6}{'moves':>8}{'moves/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}"
+        f"{'errors':>8}"
+    )
+    notes = []
     for n in (int(part) for part in args.games.split(",")):
         with tempfile.TemporaryDirectory() as folder:
             database = args.database or f"sqlite:///{folder}/bench.db"
             port = free_port()
             server = start_server(database, port)
             try:
-                moves, elapsed, latencies = asyncio.run(run(n, port, args.seconds, args.think))
+                figures, elapsed = asyncio.run(
+                    run(n, port, server.pid, args.seconds, think=args.think, again=args.again)
+                )
             finally:
                 server.kill()
                 server.wait()
-        ordered = sorted(latencies) or [0.0]
+        ordered = sorted(figures.latencies) or [0.0]
         p50 = statistics.median(ordered) * 1000
         p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000
         print(
-            f"{n:>6}{moves:>8}{moves / elapsed:>10,.0f}{p50:>9.1f}{p99:>9.1f}"
-            f"{ordered[-1] * 1000:>9.1f}"
+            f"{n:>6}{figures.moves:>8}{figures.moves / elapsed:>10,.0f}{p50:>9.1f}{p99:>9.1f}"
+            f"{ordered[-1] * 1000:>9.1f}{figures.errors:>8}"
         )
+        notes.append(f"{n} games ({figures.games} played): {_memory_line(figures, elapsed)}")
+    for note in notes:
+        print(note)
 
 
 if __name__ == "__main__":
