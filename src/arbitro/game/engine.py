@@ -188,6 +188,7 @@ class Game:
         self._sees_flags = self.edition.arbiter_sees_flags(self.kind, setup.supervision)
         self._start = chess.Board(setup.start_fen)
         self._events: list[Event] = []
+        self._fen_cache: tuple[list[Any], int, str] | None = None
         self._reset_position([])
         self._clock: Clock | None = Clock.new(setup.control) if setup.control.is_timed else None
         self._started = False
@@ -464,7 +465,7 @@ class Game:
             pending = "draw-offer"
         return GameState(
             at=when,
-            fen=self._board.fen(),
+            fen=self._fen(),
             to_move=self._to_move(),
             result=outcome.result if outcome else "*",
             termination=outcome.termination if outcome else None,
@@ -483,6 +484,17 @@ class Game:
             sealed=self._sealed() and outcome is None,
             adjournment=None if outcome is not None else self.adjournment,
         )
+
+    def _fen(self) -> str:
+        """The position's FEN, written once per position: every change of the board appends
+        to (or replaces) the list of position keys, and views ask for it many times."""
+        keys = self._keys
+        cached = self._fen_cache
+        if cached is not None and cached[0] is keys and cached[1] == len(keys):
+            return cached[2]
+        fen = self._board.fen()
+        self._fen_cache = (keys, len(keys), fen)
+        return fen
 
     def _sealed(self) -> bool:
         adj = self._adjournment
