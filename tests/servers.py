@@ -6,6 +6,7 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 
@@ -25,12 +26,24 @@ def free_port() -> int:
         return port
 
 
-def start_server(database: str, port: int) -> subprocess.Popen[bytes]:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "arbitro.cli", "serve", "--port", str(port), "--database", database],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+def start_server(
+    database: str, port: int, *, output: Path | None = None
+) -> subprocess.Popen[bytes]:
+    """``arbitro serve`` on ``port``, once it answers; ``output``: a file that receives what it
+    writes on stdout and stderr (by default it is discarded)."""
+    sink = open(output, "ab") if output is not None else None  # noqa: SIM115 - the child keeps it
+    try:
+        process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "arbitro.cli", "serve"),
+                *("--port", str(port), "--database", database),
+            ],
+            stdout=sink or subprocess.DEVNULL,
+            stderr=subprocess.STDOUT if sink else subprocess.DEVNULL,
+        )
+    finally:
+        if sink is not None:
+            sink.close()
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         try:

@@ -142,7 +142,9 @@ SCENARIO_PIECES = st.sampled_from(
      "  - {at: 1, by: white, do: play, move: e4}\n", "  - {at: x, by: white, do: play}\n",
      "  - {at: 2, by: arbiter, do: adjourn}\n", "  - {at: 3, by: black, do: seal, move: e5}\n",
      "  - {at: 4, by: arbiter, do: resume, present: 7}\n", "expect: {result: '1-0'}\n",
-     "expect: [1]\n", "- \n", ": :\n", "start: 'bad fen'\n", "board: physical\n"]
+     "expect: [1]\n", "  - {at: 1e400, by: white, do: press}\n",
+     "  - {at: .nan, by: white, do: press}\n", "- \n", ": :\n", "start: 'bad fen'\n",
+     "board: physical\n"]
 )  # fmt: skip
 
 
@@ -165,6 +167,7 @@ EVENT_ARGS = st.dictionaries(
     st.sampled_from(["move", "claim", "action", "player", "seconds", "ply", "present", "missing",
                      "stop", "white", "black", "result", "decision", "envelope", "key", "lang"]),
     st.one_of(st.none(), st.booleans(), st.integers(-5, 10**12), st.text(max_size=8),
+              st.floats(), st.just(10**400), st.just("1e400"),
               st.lists(st.sampled_from(["white", "black", "x"]), max_size=3)),
     max_size=4,
 )  # fmt: skip

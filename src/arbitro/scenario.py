@@ -8,6 +8,7 @@ games and audits, and reports every expectation that failed.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -57,6 +58,9 @@ ACTION_KEYS: dict[str, set[str]] = {
     "seal": {"move", "stop"},
     "resume": {"present", "missing"},
 }  # fmt: skip
+
+#: Longest time a scenario can name (about three years): beyond it, a number is a typo.
+MAX_SECONDS = 100_000_000
 
 #: Remaining times in expectations are compared to a tenth of a second.
 CLOCK_TOLERANCE_MS = 100
@@ -120,16 +124,20 @@ def parse_time(value: Any) -> int:
     """
     if isinstance(value, bool):
         raise ValueError(f"not a time: {value!r}")
+    seconds: float | None = None
     if isinstance(value, int | float):
-        if value < 0:
-            raise ValueError(f"a time cannot be negative: {value!r}")
-        return round(value * 1000)
-    if isinstance(value, str) and re.fullmatch(r"\d+(:\d{1,2}){0,2}(\.\d+)?", value.strip()):
-        total = 0.0
+        if value < 0 or value != value:  # noqa: PLR0124 - NaN is the value unequal to itself
+            raise ValueError(f"a time cannot be negative or NaN: {value!r}")
+        seconds = float(value) if value <= MAX_SECONDS else math.inf
+    elif isinstance(value, str) and re.fullmatch(r"\d+(:\d{1,2}){0,2}(\.\d+)?", value.strip()):
+        seconds = 0.0
         for part in value.strip().split(":"):
-            total = total * 60 + float(part)
-        return round(total * 1000)
-    raise ValueError(f"not a time (seconds, m:ss or h:mm:ss): {value!r}")
+            seconds = seconds * 60 + float(part)
+    if seconds is None or math.isnan(seconds):
+        raise ValueError(f"not a time (seconds, m:ss or h:mm:ss): {value!r}")
+    if seconds > MAX_SECONDS:
+        raise ValueError(f"a time of more than {MAX_SECONDS} seconds: {value!r}")
+    return round(seconds * 1000)
 
 
 def files_in(paths: Iterable[str | Path]) -> list[Path]:

@@ -37,6 +37,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn  # noqa: PLC0415 - only this command needs the server
 
     from arbitro.web.app import create_app  # noqa: PLC0415
+    from arbitro.web.limits import MAX_FRAME  # noqa: PLC0415
 
     try:
         app = create_app(args.database, seal_key=args.seal_key)
@@ -44,5 +45,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"arbitro: {error}", file=sys.stderr)
         return 2
     print(f"arbitro: http://{args.host}:{args.port}/ (database {args.database})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    # No access log (log_level warning): request lines would carry game ids and client
+    # addresses; tokens never reach the server in a URL, as they travel in the fragment.
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=MAX_FRAME)
     return 0

@@ -158,7 +158,7 @@ def _seconds_ms(value: Any, name: str) -> int:
                 total = total * 60 + float(part)
             return round(total * 1000)
         return round(float(value) * 1000)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise _refuse(
             "bad-argument",
             N_("{name!r} must be seconds or m:ss, not {value!r}."),

@@ -14,6 +14,10 @@ box in blind mode (a rank, a file, the clocks, the last move, help), and the arb
 Pages: ``/`` (create a game), ``/play/{id}#token`` (a player, or both players on one device),
 ``/arbiter/{id}#token`` (the arbiter's console), ``/watch/{spectator}`` (read-only). Tokens
 travel in the URL fragment, which browsers never send to the server, so no log holds them.
+
+Every refusal is ``{"error": {"code": ..., "message": ...}}`` (403 the token does not allow
+it, 404 no such game, 409 the game refuses it, 413 too large, 422 unreadable, 429 too many
+commands); sizes and commands per second are limited as :mod:`arbitro.web.limits` says.
 """
 
 from __future__ import annotations
@@ -28,10 +32,12 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Body, FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException
 
 from arbitro.editions import Edition
 from arbitro.errors import ArbitroError, GameError
@@ -47,6 +53,7 @@ from arbitro.notation.reconcile import reconcile
 from arbitro.notation.scoresheet import Scoresheet, render_html
 from arbitro.store import EventStore, StoreError, notifications
 from arbitro.store.db import database_url, is_postgresql
+from arbitro.web.limits import BURST, RATE, BodyLimit, Buckets, TokenBucket
 from arbitro.web.live import Hub, LiveGame, Refused, read_aloud, view
 from arbitro.web.seal import ENVIRONMENT as SEAL_ENVIRONMENT
 from arbitro.web.seal import SealSecret
@@ -58,11 +65,77 @@ _templates = Environment(
     autoescape=select_autoescape(["html"]),
     extensions=["jinja2.ext.i18n"],
 )
-#: Largest command or WebSocket message accepted, in bytes.
+#: Largest request body (a reconciliation's excepted) or WebSocket message accepted, in bytes.
 MAX_MESSAGE = 4096
 #: Longest text read as a blind player's command, and longest movetext to reconcile.
 MAX_READ = 200
 MAX_MOVETEXT = 20_000
+#: Largest body of a reconciliation: four movetexts and their JSON.
+MAX_RECONCILE = 4 * MAX_MOVETEXT + 1000
+
+
+def _body_limit(path: str) -> int:
+    return MAX_RECONCILE if path.endswith("/reconcile") else MAX_MESSAGE
+
+
+class ErrorDetail(BaseModel):
+    code: str = Field(description="stable code, e.g. not-allowed, illegal-move, rate-limited")
+    message: str
+    article: str | None = Field(None, description="the article of the Laws, where one applies")
+    full: str | None = Field(None, description="the message followed by the article")
+
+
+class ErrorBody(BaseModel):
+    """Every refusal of the API: ``{"error": {"code": ..., "message": ...}}``."""
+
+    error: ErrorDetail
+
+
+_STATUS = {
+    403: "the token does not allow this",
+    404: "no such game (or no envelope in it)",
+    409: "the game refuses the command (nothing changed)",
+    413: "the body is too large",
+    422: "the request cannot be read",
+    429: "too many commands: send it again a moment later",
+}
+
+
+def _errors(*statuses: int, json_route: bool = True) -> dict[int | str, dict[str, Any]]:
+    """The OpenAPI description of a route's refusals, all in the project's error shape. A
+    route that answers HTML or PGN refuses in JSON all the same: FastAPI would describe a
+    ``model`` in the route's own media type, so those name the schema (which the JSON routes
+    put in the document)."""
+    if json_route:
+        return {status: {"model": ErrorBody, "description": _STATUS[status]} for status in statuses}
+    schema = {"$ref": "#/components/schemas/ErrorBody"}
+    return {
+        status: {
+            "description": _STATUS[status],
+            "content": {"application/json": {"schema": schema}},
+        }
+        for status in statuses
+    }
+
+
+_MOVETEXT = {"type": "string", "maxLength": MAX_MOVETEXT}
+#: The body of a reconciliation, as :func:`_reconcile_fields` reads it (described here, read
+#: there, so that every refusal has the project's error shape).
+_RECONCILE_SCHEMA = {
+    "type": "object",
+    "required": ["board_a", "board_b"],
+    "properties": {
+        "board_a": _MOVETEXT,
+        "board_b": _MOVETEXT,
+        "sheet_a": {**_MOVETEXT, "type": ["string", "null"]},
+        "sheet_b": {**_MOVETEXT, "type": ["string", "null"]},
+        "notation": {"type": "string", "enum": list(NOTATIONS)},
+    },
+}
+
+
+class PGNResponse(Response):
+    media_type = "application/x-chess-pgn"
 
 
 class NewGame(BaseModel):
@@ -105,15 +178,26 @@ def _error(error: ArbitroError, lang: str, status: int = 409) -> JSONResponse:
     )
 
 
+def _too_large(limit: int) -> GameError:
+    return GameError("too-large", N_("At most {limit} bytes are accepted."), limit=limit)
+
+
+def _rate_limited() -> GameError:
+    return GameError("rate-limited", N_("Too many commands at once: send it again in a moment."))
+
+
 def create_app(
     database: str = "sqlite:///./arbitro.db",
     *,
     hub: Hub | None = None,
     seal_key: str | Path | None = None,
+    rate: float = RATE,
+    burst: int = BURST,
 ) -> FastAPI:
     """The application, on the store at ``database`` (or the given ``hub``); ``seal_key`` is
     the file of the secret that opens sealed-move envelopes (default: beside the database, see
-    :mod:`arbitro.web.seal`)."""
+    :mod:`arbitro.web.seal`); ``rate`` and ``burst`` meter the commands of each WebSocket
+    connection and of each credential over HTTP (see :mod:`arbitro.web.limits`)."""
     store = hub.store if hub is not None else None
     state: dict[str, Hub] = {}
 
@@ -147,13 +231,48 @@ def create_app(
         lifespan=lifespan,
     )
     app.mount("/static", StaticFiles(directory=HERE / "static"), name="static")
+    app.add_middleware(
+        BodyLimit,
+        limit_for=_body_limit,
+        refuse=lambda scope, limit: _error(_too_large(limit), _lang(Request(scope)), 413),
+    )
+    # HTTP commands are metered per credential (a game and a role): a connection is no
+    # identity over HTTP, and every client on one machine or behind one proxy shares an address.
+    buckets = Buckets(rate, burst)
+
+    @app.exception_handler(RequestValidationError)
+    async def unreadable(request: Request, error: RequestValidationError) -> JSONResponse:
+        """A body or parameter the route cannot read: the project's error shape, not
+        FastAPI's (the locations and problems, never the values, which may be secrets)."""
+        problems = "; ".join(
+            f"{'.'.join(str(part) for part in problem.get('loc', ()))}: {problem.get('msg', '')}"
+            for problem in error.errors()[:5]
+        )
+        refusal = GameError("bad-request", N_("The request cannot be read: {problems}."),
+                            problems=problems[:500])  # fmt: skip
+        return _error(refusal, _lang(request), 422)
+
+    @app.exception_handler(HTTPException)
+    async def http_refusal(request: Request, error: HTTPException) -> Response:
+        """Starlette's own refusals (a body it cannot parse, an unknown path or method) in the
+        project's error shape; a body that cannot be parsed is a 422 like any unreadable one."""
+        status = 422 if error.status_code == 400 else error.status_code
+        if status < 400:
+            return Response(status_code=error.status_code, headers=error.headers)
+        refusal = GameError("bad-request", N_("The request cannot be read: {problems}."),
+                            problems=str(error.detail)[:200])  # fmt: skip
+        if status == 404:
+            refusal = GameError("not-found", N_("There is nothing at this address."))
+        response = _error(refusal, _lang(request), status)
+        response.headers.update(error.headers or {})
+        return response
 
     def the_hub() -> Hub:
         return state["hub"]
 
     # -- API --------------------------------------------------------------------------------
 
-    @app.post("/api/games", response_model=Links, status_code=201)
+    @app.post("/api/games", response_model=Links, status_code=201, responses=_errors(413, 422))
     async def create_game(request: Request, new: NewGame) -> Any:
         """Create a game; the links for White, Black and the arbiter carry secret tokens."""
         lang = _lang(request)
@@ -191,7 +310,7 @@ def create_app(
             return authorization[7:].strip()
         return None
 
-    @app.get("/api/games/{game_id}")
+    @app.get("/api/games/{game_id}", responses=_errors(404, 422))
     async def read_game(
         request: Request, game_id: str, authorization: Annotated[str | None, Header()] = None
     ) -> Any:
@@ -203,7 +322,7 @@ def create_app(
         role = await the_hub().role(live, _token(authorization))
         return view(live, the_hub().now(live), role)
 
-    @app.post("/api/games/{game_id}/commands")
+    @app.post("/api/games/{game_id}/commands", responses=_errors(403, 404, 409, 413, 422, 429))
     async def send_command(
         request: Request,
         game_id: str,
@@ -219,6 +338,8 @@ def create_app(
         role = await the_hub().role(live, _token(authorization))
         if role is None:
             return _error(GameError("not-allowed", N_("A valid token is needed.")), lang, 403)
+        if not buckets.take((live.id, role)):
+            return _error(_rate_limited(), lang, 429)
         try:
             await the_hub().command(live, role, command)
         except Refused as refused:
@@ -227,7 +348,7 @@ def create_app(
             return _error(error, lang, 409)
         return view(live, the_hub().now(live), role)
 
-    @app.get("/api/games/{game_id}/read")
+    @app.get("/api/games/{game_id}/read", responses=_errors(404, 422))
     async def read_command(
         request: Request,
         game_id: str,
@@ -261,18 +382,21 @@ def create_app(
 
     @app.post(
         "/api/games/{game_id}/reconcile",
+        responses=_errors(403, 404, 413, 422),
         openapi_extra={
             "requestBody": {
+                "required": True,
                 "content": {
                     "application/json": {
+                        "schema": _RECONCILE_SCHEMA,
                         "example": {
                             "board_a": "1.e4 e5 2.Nf3 Nc6",
                             "board_b": "1.e4 e5 2.Nf3 Nf6",
                             "sheet_a": "1.e4 e5 2.Nf3 Nc6",
                             "sheet_b": "1.e4 e5 2.Nf3 Nc6",
-                        }
+                        },
                     }
-                }
+                },
             }
         },
     )
@@ -308,20 +432,27 @@ def create_app(
             "explanation": decision.explain(lang),
         }
 
-    @app.get("/api/games/{game_id}/pgn")
+    @app.get(
+        "/api/games/{game_id}/pgn",
+        response_class=PGNResponse,
+        responses=_errors(404, 422, json_route=False),
+    )
     async def pgn(request: Request, game_id: str) -> Response:
         """The game as PGN, with the clock after every move."""
         live = await _live(game_id, _lang(request))
         if isinstance(live, JSONResponse):
             return live
         text = write_pgn(game_to_pgn(live.game, {"Site": str(request.base_url)}))
-        return Response(
+        return PGNResponse(
             text,
-            media_type="application/x-chess-pgn",
             headers={"Content-Disposition": f'attachment; filename="{game_id}.pgn"'},
         )
 
-    @app.get("/api/games/{game_id}/scoresheet", response_class=HTMLResponse)
+    @app.get(
+        "/api/games/{game_id}/scoresheet",
+        response_class=HTMLResponse,
+        responses=_errors(404, 422, json_route=False),
+    )
     async def scoresheet(request: Request, game_id: str) -> Response:
         """The printable scoresheet (in Spanish unless ``?lang=en``)."""
         live = await _live(game_id, "es")
@@ -330,7 +461,11 @@ def create_app(
         lang = request.query_params.get("lang", "es")
         return HTMLResponse(render_html(Scoresheet.from_game(live.game, lang=lang)))
 
-    @app.get("/api/games/{game_id}/envelope", response_class=HTMLResponse)
+    @app.get(
+        "/api/games/{game_id}/envelope",
+        response_class=HTMLResponse,
+        responses=_errors(404, 422, json_route=False),
+    )
     async def envelope(request: Request, game_id: str) -> Response:
         """The printable envelope of an adjourned game (A2): names, the position before the
         sealed move, the times, who sealed, the move number, a standing draw offer and the
@@ -345,7 +480,7 @@ def create_app(
             return _error(missing, lang, 404)
         return HTMLResponse(render_envelope(record, lang=normalize_language(lang)))
 
-    @app.post("/api/games/{game_id}/seal-check")
+    @app.post("/api/games/{game_id}/seal-check", responses=_errors(403, 404, 413, 422))
     async def seal_check(
         request: Request,
         game_id: str,
@@ -387,60 +522,68 @@ def create_app(
     async def socket(websocket: WebSocket, game_id: str) -> None:
         """First message: ``{"token": ...}`` (a player or the arbiter) or ``{"spectator":
         id}``. Then commands ``{"id": n, "do": ...}``, answered ``{"type": "reply", "id": n,
-        "ok": ..., "error": ...}``; a ``state`` message follows every change."""
+        "ok": ..., "error": ...}``; a ``state`` message follows every change. A refused first
+        message, or one that is too large or no JSON object, is answered ``{"type": "error",
+        "error": ...}`` and the connection is closed."""
         await websocket.accept()
         lang = normalize_language(websocket.query_params.get("lang", "en"))
         hub_ = the_hub()
         try:
             hello = await _receive(websocket)
-            if hello.get("spectator"):
-                live = await hub_.by_spectator(str(hello["spectator"]))
+            # Only texts are ids and tokens (the text of a deeply nested list cannot be made).
+            watched, token = hello.get("spectator"), hello.get("token")
+            if watched:
+                live = await hub_.by_spectator(watched if isinstance(watched, str) else "")
                 role = None
             else:
                 live = await hub_.get(game_id)
-                role = await hub_.role(live, str(hello.get("token") or ""))
+                role = await hub_.role(live, token if isinstance(token, str) else None)
                 if role is None:
-                    await websocket.send_json(
-                        {"type": "error", "error": {"code": "not-allowed", "message": "token"}}
-                    )
-                    await websocket.close(code=4403)
+                    needed = GameError("not-allowed", N_("A valid token is needed."))
+                    await _refuse_socket(websocket, needed, lang, 4403)
                     return
-        except (ArbitroError, WebSocketDisconnect, ValueError):
-            with contextlib.suppress(Exception):
-                await websocket.close(code=4404)
+        except _BadMessage as bad:
+            await _refuse_socket(websocket, bad.error, lang, bad.close_code)
+            return
+        except ArbitroError as error:
+            await _refuse_socket(websocket, error, lang, 4404)
+            return
+        except WebSocketDisconnect:
             return
         queue = hub_.subscribe(live)
         sender = asyncio.create_task(_push(websocket, hub_, live, role, queue))
+        # Per connection: each connection costs the server its own work, whoever opened it.
+        bucket = TokenBucket(rate, burst)
         try:
             await websocket.send_json(view(live, hub_.now(live), role))
             while True:
                 message = await _receive(websocket)
-                reply: dict[str, Any] = {"type": "reply", "id": message.get("id"), "ok": True}
-                if message.get("do") == "state":
+                reply: dict[str, Any] = {"type": "reply", "id": _reply_id(message), "ok": True}
+                refusal: ArbitroError | None = None
+                if not bucket.take():
+                    refusal = _rate_limited()
+                elif message.get("do") == "state":
                     await websocket.send_json(view(live, hub_.now(live), role))
                     continue
-                if role is None:
-                    error: ArbitroError = GameError("not-allowed", N_("Spectators only watch."))
-                    reply.update(ok=False, error=error.to_dict(lang))
+                elif role is None:
+                    refusal = GameError("not-allowed", N_("Spectators only watch."))
                 else:
                     try:
                         await hub_.command(live, role, message)
                     except Refused as refused:
-                        reply.update(ok=False, error=refused.error.to_dict(lang))
-                    except ArbitroError as refusal:
-                        reply.update(ok=False, error=refusal.to_dict(lang))
-                    if not reply["ok"]:
-                        reply["error"]["full"] = reply["error"]["message"] + (
-                            " "
-                            + gettext("(article {article})", lang).format(
-                                article=reply["error"]["article"]
-                            )
-                            if reply["error"].get("article")
-                            else ""
-                        )
+                        refusal = refused.error
+                    except ArbitroError as error:
+                        refusal = error
+                if refusal is not None:
+                    reply.update(
+                        ok=False,
+                        error={**refusal.to_dict(lang), "full": refusal.full_message(lang)},
+                    )
                 await websocket.send_json(reply)
-        except (WebSocketDisconnect, ValueError):
-            return  # the client left, or sent what is no message: the connection ends
+        except _BadMessage as bad:
+            await _refuse_socket(websocket, bad.error, lang, bad.close_code)
+        except WebSocketDisconnect:
+            return  # the client left
         finally:
             hub_.unsubscribe(live, queue)
             sender.cancel()
@@ -499,8 +642,8 @@ def _reconcile_fields(
     """The arguments of :func:`reconcile` from a request's body, or why they are wrong (read
     here rather than by a model, so that every refusal has the project's error shape)."""
     try:
-        body = json.loads(raw) if len(raw) <= 4 * MAX_MOVETEXT + 1000 else None
-    except ValueError:
+        body = json.loads(raw) if len(raw) <= MAX_RECONCILE else None
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
         body = None
     if not isinstance(body, dict):
         return GameError("bad-request", N_("Send a JSON object with board_a and board_b."))
@@ -531,14 +674,54 @@ def _reconcile_fields(
     return body["board_a"], body["board_b"], texts["sheet_a"], texts["sheet_b"], lang
 
 
+class _BadMessage(Exception):
+    """A WebSocket message that is no command: why, and the code to close the connection with."""
+
+    def __init__(self, error: ArbitroError, close_code: int) -> None:
+        super().__init__(error.code)
+        self.error = error
+        self.close_code = close_code
+
+
 async def _receive(websocket: WebSocket) -> dict[str, Any]:
-    text = await websocket.receive_text()
-    if len(text) > MAX_MESSAGE:
-        raise ValueError("message too large")
-    data = json.loads(text)
+    """The next message, a JSON object of at most :data:`MAX_MESSAGE` bytes.
+
+    :raises _BadMessage: for anything else (a binary frame, a larger or unreadable message).
+    :raises WebSocketDisconnect: the client left.
+    """
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+    text = message.get("text")
+    if text is None:
+        text = (message.get("bytes") or b"").decode("utf-8", "replace")
+    if len(text) > MAX_MESSAGE or len(text.encode("utf-8")) > MAX_MESSAGE:
+        raise _BadMessage(_too_large(MAX_MESSAGE), 1009)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):  # RecursionError: arrays nested thousands deep
+        data = None
     if not isinstance(data, dict):
-        raise ValueError("a message is a JSON object")
+        not_json = GameError("bad-message", N_("A message is a JSON object: {example}."),
+                             example='{"id": 1, "do": "play", "move": "e4"}')  # fmt: skip
+        raise _BadMessage(not_json, 1003)
     return data
+
+
+def _reply_id(message: dict[str, Any]) -> str | int | float | None:
+    """The ``id`` a reply echoes: a number or a short text (anything else could be a value
+    too deep to write back)."""
+    given = message.get("id")
+    if isinstance(given, str):
+        return given[:100]
+    return given if isinstance(given, int | float) and not isinstance(given, bool) else None
+
+
+async def _refuse_socket(websocket: WebSocket, error: ArbitroError, lang: str, code: int) -> None:
+    """Say why, then close (the client may be gone already: nothing to do then)."""
+    with contextlib.suppress(Exception):
+        await websocket.send_json({"type": "error", "error": error.to_dict(lang)})
+        await websocket.close(code=code)
 
 
 async def _push(

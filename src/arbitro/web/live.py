@@ -15,6 +15,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
+import math
 import os
 import time
 from collections.abc import Callable
@@ -26,6 +28,7 @@ import chess
 from arbitro.errors import ArbitroError, GameError
 from arbitro.game import Event, Game, GameSetup, Ply
 from arbitro.game.envelope import envelope_key, key_text, seal_move
+from arbitro.game.events import COMMANDS
 from arbitro.i18n import N_, gettext
 from arbitro.notation.algebraic import format as write_move
 from arbitro.notation.board_reading import (
@@ -58,6 +61,13 @@ ALLOWED: dict[str, frozenset[str]] = {
         {"start", "stop-clocks", "restart-clocks", "arbiter", "adjourn", "resume"}
     ),
 }
+
+#: Largest whole number a command's argument may be (beyond any clock or ply count).
+_LARGEST = 10**15
+#: Longest list a command's argument may be (``present``: the players at the board).
+_LONGEST = 8
+
+_log = logging.getLogger(__name__)
 
 Clock = Callable[[], float]  # seconds, monotonic
 WallClock = Callable[[], float]  # seconds since the epoch
@@ -198,10 +208,10 @@ class Hub:
                 GameError(
                     "not-allowed",
                     N_("Your role in this game does not allow {do!r}."),
-                    do=str(do),
+                    do=do[:40] if isinstance(do, str) else type(do).__name__,
                 )
             )
-        args = {k: v for k, v in command.items() if k not in ("do", "at", "by", "id")}
+        args = _arguments(do, command)
         text = args.get("move")
         if do in ("play", "move") and isinstance(text, str) and " " in text.strip():
             # Spoken-style words ("Caballo Félix tres"), as blind players announce moves.
@@ -214,7 +224,18 @@ class Hub:
                     args = self._envelope_args(live, do, args)
                 event = Event.from_dict({"at": at, "by": role, "do": do, **args})
                 seq = live.seq
-                live.game.apply(event)  # raises on refusal, with nothing changed
+                try:
+                    live.game.apply(event)  # raises on refusal, with nothing changed
+                except ArbitroError:
+                    raise
+                except Exception:
+                    # An argument the engine did not foresee (it should have refused it): the
+                    # game may be half-changed, so it is read again, and the client is refused.
+                    _log.exception("the engine failed on a %r command", do)
+                    await self._reload(live)
+                    raise GameError(
+                        "bad-argument", N_("This command cannot be applied; nothing changed.")
+                    ) from None
                 try:
                     await self._commit((live.id, seq, event.to_dict(), _wall_ms(self.wall)))
                 except StoreConflict:
@@ -352,6 +373,36 @@ class Hub:
             return  # fallen already: the players (or the arbiter) act on it
         loop = asyncio.get_running_loop()
         live.flag_timer = loop.call_later(remaining / 1000 + 0.05, self.broadcast, live)
+
+
+def _arguments(do: str, command: dict[str, Any]) -> dict[str, Any]:
+    """The arguments of a client's command: only the keys its event may carry (anything else
+    would be stored in the log for nothing), each a text, a number, true/false or a short list
+    of them — a nested or enormous value could make the log unreadable for every client.
+
+    :raises Refused: an argument of another kind (422).
+    """
+    args = {key: command[key] for key in COMMANDS.get(do, ()) if key in command}
+    for name, value in args.items():
+        items = value if isinstance(value, list) and len(value) <= _LONGEST else [value]
+        if not all(_plain(item) for item in items):
+            raise Refused(
+                GameError(
+                    "bad-argument",
+                    N_("{name!r} must be a text, a number or a short list of them."),
+                    name=name,
+                ),
+                422,
+            )
+    return args
+
+
+def _plain(value: object) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value) and abs(value) <= _LARGEST
+    if isinstance(value, int):  # and bool
+        return abs(value) <= _LARGEST
+    return value is None or isinstance(value, str)
 
 
 def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
