@@ -258,3 +258,25 @@ def test_two_server_processes_on_postgresql_share_live_games(postgres_url: str) 
         for process in (first, second):
             process.kill()
             process.wait()
+
+
+def test_the_view_sent_over_websockets_is_the_view() -> None:
+    """The JSON text written for clients (the move list spliced in, each ply's JSON written
+    once) says exactly what the view says, after moves, a draw offer and a correction."""
+    from arbitro.game import Game  # noqa: PLC0415
+    from arbitro.web.live import Hub, LiveGame, view  # noqa: PLC0415
+
+    game = Game.create("fide-2023", "3+2", players=('Ana "la" <B>', "Bea"))
+    live = LiveGame("g", game, "s", 0.0)
+    hub = Hub(None, clock=lambda: 100.0)  # type: ignore[arg-type]  # the store is not used
+    game.start(0)
+    for at, (side, move) in enumerate([("white", "e4"), ("black", "e5"), ("white", "Nf3")], 1):
+        game.play(side, move, at * 1000)
+        for role in (None, "white", "arbiter"):
+            live.views.clear()
+            assert json.loads(hub.view_text(live, role)) == view(live, hub.now(live), role)
+    game.offer_draw("white", 4000)  # marks White's last move (=): its JSON is written again
+    game.arbiter("restore", 5000, ply=1)  # the list starts again from the first move
+    live.views.clear()
+    assert json.loads(hub.view_text(live, "black")) == view(live, hub.now(live), "black")
+    assert [m["text"] for m in view(live, 5000, None)["moves"]] == ["e4"]

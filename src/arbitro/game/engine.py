@@ -368,6 +368,11 @@ class Game:
         return tuple(self._plies)
 
     @property
+    def started(self) -> bool:
+        """Whether the clocks (the game) have been started."""
+        return self._started
+
+    @property
     def now(self) -> int:
         """The instant of the last event."""
         return self._now

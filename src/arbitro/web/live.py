@@ -77,6 +77,27 @@ def _wall_ms(wall: WallClock) -> int:
     return int(wall() * 1000)
 
 
+@dataclass(slots=True, eq=False)
+class Written:
+    """A ply of the move list as shown: what never changes once it is written (its text and
+    spoken words), and its JSON, written again only when its draw offer or clock changes."""
+
+    ply: Ply
+    entry: dict[str, Any]
+    key: tuple[bool, int | None] | None = None
+    text: str = ""
+
+    def shown(self) -> dict[str, Any]:
+        return {**self.entry, "draw_offer": self.ply.draw_offer, "clock": self.ply.clock_after}
+
+    def json(self) -> str:
+        key = (self.ply.draw_offer, self.ply.clock_after)
+        if key != self.key:
+            self.text = json.dumps(self.shown(), separators=(",", ":"))
+            self.key = key
+        return self.text
+
+
 @dataclass(eq=False)
 class LiveGame:
     """A game in play on this server: the engine's game, its store id, its time origin (the
@@ -87,8 +108,10 @@ class LiveGame:
     spectator_id: str
     origin: float
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    #: The move list as shown, kept between views: (ply, text) of the plies written so far.
-    written: list[tuple[Ply, dict[str, Any]]] = field(default_factory=list)
+    #: The move list as shown, kept between views: the plies written so far, and the position
+    #: after them (so that a new ply is written without replaying the game).
+    written: list[Written] = field(default_factory=list)
+    written_board: chess.Board | None = None
     clients: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     flag_timer: asyncio.TimerHandle | None = None
     #: The latest view of each role as JSON text: (seq, monotonic instant, text).
@@ -348,7 +371,11 @@ class Hub:
         cached = live.views.get(role)
         if cached is not None and cached[0] == live.seq and now - cached[1] < 0.02:
             return cached[2]
-        text = json.dumps(view(live, self.now(live), role), separators=(",", ":"))
+        # The move list is spliced in as JSON written once per ply: a view costs what changed,
+        # not the length of the game.
+        data = view(live, self.now(live), role, moves=False)
+        head = json.dumps(data, separators=(",", ":"))
+        text = f'{head[:-1]},"moves":{moves_json(live)}}}'
         live.views[role] = (live.seq, now, text)
         return text
 
@@ -405,14 +432,14 @@ def _plain(value: object) -> bool:
     return value is None or isinstance(value, str)
 
 
-def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
-    """What a client of ``role`` (``None``: a spectator) sees at game time ``at``."""
+def view(live: LiveGame, at: int, role: str | None, *, moves: bool = True) -> dict[str, Any]:
+    """What a client of ``role`` (``None``: a spectator) sees at game time ``at`` (without the
+    move list when ``moves`` is false: :meth:`Hub.view_text` adds it as JSON)."""
     game = live.game
     setup = game.setup
     state = game.state(at)
-    moves = _moves(live)
     white, black = setup.players or ("", "")
-    return {
+    data: dict[str, Any] = {
         "type": "state",
         "id": live.id,
         "seq": live.seq,
@@ -432,8 +459,7 @@ def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
             "flags": {"white": state.flags.white, "black": state.flags.black},
         },
         "orientation": "black" if role == "black" else "white",
-        "moves": moves,
-        "started": any(event.do == "start" for event in game.events),
+        "started": game.started,
         # The log is the arbiter's: players and spectators follow the moves and the state.
         "log": [_shown(event) for event in game.events] if role == "arbiter" else [],
         # What is written on the envelope of an adjourned game (A2): never the sealed move
@@ -441,6 +467,9 @@ def view(live: LiveGame, at: int, role: str | None) -> dict[str, Any]:
         "envelope": None if game.envelope is None else game.envelope.to_dict(),
         "spectator": live.spectator_id if role == "arbiter" else None,
     }
+    if moves:
+        data["moves"] = _moves(live)
+    return data
 
 
 def _shown(event: Event) -> dict[str, Any]:
@@ -454,42 +483,48 @@ def _shown(event: Event) -> dict[str, Any]:
     return data
 
 
-def _moves(live: LiveGame) -> list[dict[str, Any]]:
-    """The move list, written once per ply: a view only writes the plies added since the last
-    one (the list starts again when earlier plies changed, after a correction)."""
+def _write(live: LiveGame) -> list[Written]:
+    """The move list, written once per ply: only the plies added since the last view are
+    written (the list starts again when earlier plies changed, after a correction)."""
     game = live.game
     plies = game.plies
     written = live.written
     keep = 0
-    while keep < len(written) and keep < len(plies) and written[keep][0] is plies[keep]:
+    while keep < len(written) and keep < len(plies) and written[keep].ply is plies[keep]:
         keep += 1
-    del written[keep:]
-    if keep < len(plies):
+    board = live.written_board
+    if keep < len(written) or board is None:
+        del written[keep:]
         board = chess.Board(game.setup.start_fen)
         for ply in plies[:keep]:
             board.push(ply.move)
-        for number, ply in enumerate(plies[keep:], start=keep + 1):
-            try:
-                text = write_move(ply.move, board, game.setup.notation) if ply.legal else None
-            except ValueError:
-                text = None
-            written.append(
-                (
-                    ply,
-                    {
-                        "ply": number,
-                        "color": "white" if ply.color else "black",
-                        "text": text or ply.move.uci(),
-                        "legal": ply.legal,
-                        "spoken": _spoken(ply, board),
-                    },
-                )
-            )
-            board.push(ply.move)
-    # Draw offers and clocks are read fresh: a ply gains them after it is written.
-    return [
-        {**entry, "draw_offer": ply.draw_offer, "clock": ply.clock_after} for ply, entry in written
-    ]
+    for number, ply in enumerate(plies[keep:], start=keep + 1):
+        try:
+            text = write_move(ply.move, board, game.setup.notation) if ply.legal else None
+        except ValueError:
+            text = None
+        entry = {
+            "ply": number,
+            "color": "white" if ply.color else "black",
+            "text": text or ply.move.uci(),
+            "legal": ply.legal,
+            "spoken": _spoken(ply, board),
+        }
+        written.append(Written(ply, entry))
+        board.push(ply.move)
+    live.written_board = board
+    return written
+
+
+def _moves(live: LiveGame) -> list[dict[str, Any]]:
+    """The move list as data (draw offers and clocks read fresh: a ply gains them after it is
+    written)."""
+    return [item.shown() for item in _write(live)]
+
+
+def moves_json(live: LiveGame) -> str:
+    """The move list as JSON text, each ply's JSON written once (again when it changes)."""
+    return "[" + ",".join(item.json() for item in _write(live)) + "]"
 
 
 def _spoken(ply: Ply, board: chess.Board) -> dict[str, str] | None:
