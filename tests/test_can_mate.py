@@ -121,7 +121,8 @@ def test_quick_mode_on_the_reference_positions_is_never_wrong() -> None:
             assert answer in ("no", "unknown")
             assert not (answer == "no" and truth), (board.fen(), color)
             proved += answer == "no"
-    assert proved >= 1350
+    # CHA's quick mode proves 1,368 of them; ours 1,376 (a shortcut must not lose one).
+    assert proved >= 1376
 
 
 @NEEDS_DATA

@@ -54,6 +54,10 @@ _DIVE_SHARE = 2
 
 Mode = Literal["quick", "full"]
 
+# The verdicts that carry nothing of the position (a verdict is immutable: one serves all).
+_NOT_LEGAL = Verdict("unknown", "not a position of a legal game: nothing can be proved")
+_QUICK_UNKNOWN = Verdict("unknown", "the quick analysis proves nothing here")
+
 
 def can_checkmate(
     board: chess.Board, color: chess.Color, mode: Mode = "full", limit: int = DEFAULT_LIMIT
@@ -70,14 +74,14 @@ def can_checkmate(
     if not _analysable(board):
         # A position a physical board can hold but the Laws cannot (a king missing, a pawn on
         # its last rank): nothing is proved either way.
-        return Verdict("unknown", "not a position of a legal game: nothing can be proved")
-    reason = prove_cannot_mate(board.copy(stack=False), color)
+        return _NOT_LEGAL
+    reason = prove_cannot_mate(board, color)
     if reason is not None:
         if reason == "insufficient material":
             reason = material_reason(board, color)
         return Verdict("no", reason)
     if mode == "quick":
-        return Verdict("unknown", "the quick analysis proves nothing here")
+        return _QUICK_UNKNOWN
     work = board.copy(stack=False)
     line, exhausted = find_mate(work, color, limit)
     if line is not None:
@@ -99,14 +103,18 @@ def can_checkmate(
 def _analysable(board: chess.Board) -> bool:
     """One king each, no pawn on a last rank, and the side not to move not in check."""
     kings = board.kings
-    if not (
-        chess.popcount(kings & board.occupied_co[chess.WHITE]) == 1
-        and chess.popcount(kings & board.occupied_co[chess.BLACK]) == 1
-        and not board.pawns & chess.BB_BACKRANKS
+    white = kings & board.occupied_co[chess.WHITE]
+    black = kings & board.occupied_co[chess.BLACK]
+    if (
+        not white
+        or white & (white - 1)
+        or not black
+        or black & (black - 1)
+        or board.pawns & chess.BB_BACKRANKS
     ):
         return False
-    waiting = board.king(not board.turn)
-    return waiting is not None and not board.is_attacked_by(board.turn, waiting)
+    waiting = (black if board.turn else white).bit_length() - 1
+    return not board.attackers_mask(board.turn, waiting)
 
 
 def material_reason(board: chess.Board, color: chess.Color) -> str:

@@ -47,11 +47,10 @@ The analysis, in order:
    Quick exits (answering "maybe", i.e. None, is always sound): when no pawn has an enemy man
    right in front of it, there are no walls but in freak cases (pieces boxed in by their own
    pawns), and without walls the test passes; it is not run (on the reference positions it
-   never failed there). The fixed point is run one round at a time, and when the world of the
-   first round (every hypothesis still assumed) already passes the mate-square test, the
-   answer is "maybe" without further rounds; it loses nothing in practice because later rounds
-   only drop hypotheses, so the world only grows (on the reference positions it never changed
-   a result).
+   never failed there). The fixed point is run one round at a time, and as soon as the world
+   of a round passes the mate-square test, the answer is "maybe" without further rounds; it
+   loses nothing in practice because later rounds only drop hypotheses, so the world only
+   grows (on the reference positions it never changed a result).
 4. Short forced lines: when the side to move has at most two legal moves, every continuation
    is tried (a checkmate of ``color``'s king or a stalemate ends the game without ``color``
    mating); the position is proved when every continuation is. A continuation reaching a
@@ -60,14 +59,19 @@ The analysis, in order:
    ones, and none is a mate by ``color``, so every game from the root either stays among them
    for ever without a mate or enters a statically proved position. (Draws by repetition or by
    the move counters only end games earlier, so ignoring them is an over-approximation.)
+   Whether a side has more than two legal moves is mostly told from the bitboards
+   (``_scan_moves``), and a quiet move of a piece leaves the analysis as it was, so the
+   position after it shares it (``_same_analysis``).
 
-Speed: the fills are written out with the step inlined; fills are remembered between rounds
-while the walls stay the same (a fill depends only on the step, the start and the walls), and
-pieces of one type in one component share theirs; both sides' questions share one analysis.
+Speed (none of it changes an answer): the steps and fills are written out; fills are
+remembered across rounds and positions (a fill depends only on its step, its start and the
+squares allowed); both sides' questions share one analysis, the legal moves and the positions
+of a forced line.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from itertools import islice
 
@@ -77,64 +81,39 @@ _ALL = chess.BB_ALL
 _NOT_A = _ALL & ~chess.BB_FILE_A
 _NOT_H = _ALL & ~chess.BB_FILE_H
 
-Step = Callable[[int], int]
 
-
-def _east(b: int) -> int:
-    return (b & _NOT_H) << 1
-
-
-def _west(b: int) -> int:
-    return (b & _NOT_A) >> 1
+# The steps, written out (they are the hot loops of the analysis).
 
 
 def _king_step(b: int) -> int:
-    side = _east(b) | _west(b)
+    side = ((b & _NOT_H) << 1) | ((b & _NOT_A) >> 1)
     row = b | side
     return (side | (row << 8) | (row >> 8)) & _ALL
 
 
 def _diag_step(b: int) -> int:
-    side = _east(b) | _west(b)
+    side = ((b & _NOT_H) << 1) | ((b & _NOT_A) >> 1)
     return ((side << 8) | (side >> 8)) & _ALL
 
 
 def _orth_step(b: int) -> int:
-    return ((b << 8) | (b >> 8) | _east(b) | _west(b)) & _ALL
+    return ((b << 8) | (b >> 8) | ((b & _NOT_H) << 1) | ((b & _NOT_A) >> 1)) & _ALL
 
 
 def _knight_step(b: int) -> int:
-    e1 = _east(b)
-    w1 = _west(b)
+    e1 = (b & _NOT_H) << 1
+    w1 = (b & _NOT_A) >> 1
     one = e1 | w1
-    two = _east(e1) | _west(w1)
+    two = ((e1 & _NOT_H) << 1) | ((w1 & _NOT_A) >> 1)
     return ((one << 16) | (one >> 16) | (two << 8) | (two >> 8)) & _ALL
 
 
 def _white_pawn_attacks(b: int) -> int:
-    return ((_east(b) | _west(b)) << 8) & _ALL
+    return ((((b & _NOT_H) << 1) | ((b & _NOT_A) >> 1)) << 8) & _ALL
 
 
 def _black_pawn_attacks(b: int) -> int:
-    return (_east(b) | _west(b)) >> 8
-
-
-def _white_pawn_step(b: int) -> int:
-    return ((b | _east(b) | _west(b)) << 8) & _ALL
-
-
-def _black_pawn_step(b: int) -> int:
-    return (b | _east(b) | _west(b)) >> 8
-
-
-def _fill(start: int, step: Step, allowed: int) -> int:
-    """Squares reachable from ``start`` by repeated ``step`` inside ``allowed``."""
-    region = start
-    while True:
-        grown = region | (step(region) & allowed)
-        if grown == region:
-            return region
-        region = grown
+    return (((b & _NOT_H) << 1) | ((b & _NOT_A) >> 1)) >> 8
 
 
 # The same fills with the step written out (``allowed`` lies inside the board): these are the
@@ -203,12 +182,8 @@ def _fill_black_pawn(region: int, allowed: int) -> int:
 
 Fill = Callable[[int, int], int]
 
-_PAWN_ATTACKS: dict[bool, Step] = {
-    chess.WHITE: _white_pawn_attacks,
-    chess.BLACK: _black_pawn_attacks,
-}
-_PAWN_STEP: dict[bool, Step] = {chess.WHITE: _white_pawn_step, chess.BLACK: _black_pawn_step}
 _LAST_RANK = {chess.WHITE: chess.BB_RANK_8, chess.BLACK: chess.BB_RANK_1}
+_BB = chess.BB_SQUARES
 
 # For each square k: the squares at king distance exactly 2 from k.
 _RING2 = [
@@ -216,100 +191,11 @@ _RING2 = [
     for k in chess.SQUARES
 ]
 
-
-def _frozen_attacks(board: chess.Board, frozen: int, color: chess.Color) -> int:
-    """Squares attacked for ever by the frozen pieces (walls) of ``color``.
-
-    A frozen slider has only frozen pieces of its own colour next to it along its lines, so
-    it attacks exactly its neighbours on those lines.
-    """
-    own = frozen & board.occupied_co[color]
-    if not own:
-        return 0
-    return (
-        _PAWN_ATTACKS[color](own & board.pawns)
-        | _knight_step(own & board.knights)
-        | _diag_step(own & (board.bishops | board.queens))
-        | _orth_step(own & (board.rooks | board.queens))
-        | _king_step(own & board.kings)
-    )
-
-
 # Per square: the squares a knight, bishop, rook or queen there could step to.
 _KNIGHT_NEAR = list(chess.BB_KNIGHT_ATTACKS)
 _DIAG_NEAR = [_diag_step(bb) for bb in chess.BB_SQUARES]
 _ORTH_NEAR = [_orth_step(bb) for bb in chess.BB_SQUARES]
 _KING_NEAR = list(chess.BB_KING_ATTACKS)
-
-
-def _local_pass(board: chess.Board, frozen: int) -> int:
-    """Drop the members of ``frozen`` that could move even if the others never change."""
-    white = board.occupied_co[chess.WHITE]
-    black = board.occupied_co[chess.BLACK]
-    pawns = board.pawns
-    kings = board.kings
-    # (square, squares it could step to, is white) for every candidate non-pawn, non-king piece
-    pieces: list[tuple[int, int, bool]] = []
-    others = frozen & ~pawns & ~kings
-    if others:
-        for mask, table in (
-            (board.knights, _KNIGHT_NEAR),
-            (board.bishops, _DIAG_NEAR),
-            (board.rooks, _ORTH_NEAR),
-            (board.queens, _KING_NEAR),
-        ):
-            for sq in chess.scan_forward(others & mask):
-                bb = chess.BB_SQUARES[sq]
-                pieces.append((bb, table[sq], bool(bb & white)))
-    while True:
-        fw = frozen & white
-        fb = frozen & black
-        keep = 0
-        # a pawn: the square in front holds a frozen piece
-        keep |= fw & pawns & (frozen >> 8)
-        keep |= fb & pawns & ((frozen << 8) & _ALL)
-        # a piece: every square it could step to holds a frozen piece of its own colour
-        for bb, near, is_white in pieces:
-            if bb & frozen and not near & ~(fw if is_white else fb):
-                keep |= bb
-        # a king: every neighbour holds a frozen piece of its own colour or is attacked for ever
-        if fw & kings:
-            bad = _king_step(fw & kings) & ~fw & ~_frozen_attacks(board, fb, chess.BLACK)
-            if not bad:
-                keep |= fw & kings
-        if fb & kings:
-            bad = _king_step(fb & kings) & ~fb & ~_frozen_attacks(board, fw, chess.WHITE)
-            if not bad:
-                keep |= fb & kings
-        if keep == frozen:
-            return frozen
-        frozen = keep
-
-
-class _Side:
-    """Everything one side's pieces can ever do, under the hypotheses of ``_analyse``."""
-
-    __slots__ = ("blockers", "captures", "checks", "king", "king_attacks", "occupy", "regions")
-
-    def __init__(self) -> None:
-        self.king = 0  # squares the king may ever stand on
-        self.king_attacks = 0  # squares the king may ever attack
-        self.occupy = 0  # squares a non-king piece (or a promoted piece) may ever stand on
-        self.captures = 0  # squares where a non-king piece may ever capture
-        self.checks = 0  # squares a mobile non-king piece may ever attack (captures too)
-        self.regions: dict[int, int] = {}  # square of a non-king piece -> squares it may visit
-        self.blockers: list[int] = []  # per mobile non-king piece: squares it (or its
-        # promoted self) may stand on
-
-
-class _World:
-    __slots__ = ("sides", "walls", "wattacks")
-
-    def __init__(self, walls: int, wattacks: dict[bool, int], sides: dict[bool, _Side]) -> None:
-        self.walls = walls
-        self.wattacks = wattacks
-        self.sides = sides
-
 
 # Per colour and square: the squares ahead of it on its file.
 _AHEAD: dict[bool, list[int]] = {
@@ -317,263 +203,463 @@ _AHEAD: dict[bool, list[int]] = {
     chess.BLACK: [chess.BB_FILES[s & 7] & (chess.BB_SQUARES[s] - 1) for s in chess.SQUARES],
 }
 
-
-def _file_region(
-    sq: int, color: chess.Color, walls: int, stoppers: int, own_tops: dict[int, int]
-) -> int:
-    """Squares a pawn that never captures may visit on its file.
-
-    It cannot enter a wall, nor pass a pawn ahead of it that never leaves the file and is
-    never captured (``stoppers``): an enemy one only comes closer, an own one stays ahead of it
-    and ends at most on its own furthest square (``own_tops``); likewise a king confined to the
-    file stays ahead of it, at most on the furthest square of its fill (``own_tops``).
-    """
-    ahead = _AHEAD[color]
-    obstacles = ahead[sq] & (walls | stoppers)
-    if not obstacles:
-        return chess.BB_SQUARES[sq] | ahead[sq]
-    end = chess.lsb(obstacles) if color else chess.msb(obstacles)
-    if not chess.BB_SQUARES[end] & walls:
-        # the nearest obstacle stops it; its region then ends at ``top`` (exclusive)
-        end = own_tops.get(end, end)
-    return chess.BB_SQUARES[sq] | (ahead[sq] & ~(chess.BB_SQUARES[end] | ahead[end]))
-
-
-# Fill kinds for the memo of ``_regions``: (kind, fill, pieces that share components).
-_KNIGHT_KIND, _BISHOP_KIND, _ROOK_KIND, _QUEEN_KIND = range(4)
+# The fills, remembered: a fill depends only on its kind of step, its start and the squares
+# allowed, and the same ones come back between rounds, in forced lines and from one position
+# to the next of a game. Key: (allowed << 67) | (start << 3) | kind.
+_KNIGHT_KIND, _DIAG_KIND, _ORTH_KIND, _KING_KIND = range(4)
 _PAWN_KIND = {chess.WHITE: 4, chess.BLACK: 5}
 _PAWN_FILL: dict[bool, Fill] = {chess.WHITE: _fill_white_pawn, chess.BLACK: _fill_black_pawn}
-_PIECE_FILLS: tuple[tuple[int, int, Fill, Step], ...] = (
-    (_KNIGHT_KIND, chess.KNIGHT, _fill_knight, _knight_step),
-    (_BISHOP_KIND, chess.BISHOP, _fill_diag, _diag_step),
-    (_ROOK_KIND, chess.ROOK, _fill_orth, _orth_step),
-    (_QUEEN_KIND, chess.QUEEN, _fill_king, _king_step),
-)
+_FILLS: dict[int, int] = {}
+_FILLS_MAX = 50_000
 
 
-def _regions(
-    board: chess.Board,
-    walls: int,
-    never_capture: int,
-    never_captured: int,
-    memo: dict[int, int],
-) -> _World:
-    """The world allowed by the hypotheses.
+def _remembered_fill(kind: int, fill: Fill, start: int, allowed: int) -> int:
+    key = (allowed << 67) | (start << 3) | kind
+    region = _FILLS.get(key, -1)
+    if region < 0:
+        if len(_FILLS) >= _FILLS_MAX:
+            _FILLS.clear()
+        region = _FILLS[key] = fill(start, allowed)
+    return region
 
-    ``memo`` remembers fills for these ``walls`` (the caller empties it when they change):
-    a fill depends only on the kind of step, the start square and the walls.
-    """
-    allowed = _ALL & ~walls
-    wattacks = {
-        chess.WHITE: _frozen_attacks(board, walls, chess.WHITE),
-        chess.BLACK: _frozen_attacks(board, walls, chess.BLACK),
-    }
-    pawns = board.pawns
-    stoppers = pawns & never_capture & never_captured
-    # A king never moves onto a square attacked by a wall (moving into check).
-    king_fill: dict[bool, int] = {}
-    for color in chess.COLORS:
-        kf = memo.get(-1 - color)
-        if kf is None:
-            kf = memo[-1 - color] = _fill_king(
-                board.kings & board.occupied_co[color], allowed & ~wattacks[not color]
-            )
-        king_fill[color] = kf
-    # A king whose fill lies on one file can never leave it, so a pawn of that file that never
-    # captures can never pass it: the king stands behind the pawn's furthest square.
-    # tops[c]: for a pawn of colour c, the furthest square a stopping king may stand on
-    tops: dict[bool, dict[int, int]] = {chess.WHITE: {}, chess.BLACK: {}}
-    for color in chess.COLORS:
-        kf = king_fill[color]
-        if kf and not kf & ~chess.BB_FILES[chess.lsb(kf) & 7]:
-            king_sq = chess.lsb(kf & board.kings)
-            stoppers |= chess.BB_SQUARES[king_sq]
-            tops[chess.WHITE][king_sq] = chess.msb(kf)
-            tops[chess.BLACK][king_sq] = chess.lsb(kf)
-    sides: dict[bool, _Side] = {}
-    for color in chess.COLORS:
-        side = _Side()
-        own = board.occupied_co[color]
-        side.king = king_fill[color]
-        side.king_attacks = _king_step(side.king)
-        regions = side.regions
-        occupy = walls & own & ~board.kings
-        for sq in chess.scan_forward(occupy):
-            regions[sq] = chess.BB_SQUARES[sq]
-        mobile = own & ~walls
-        pawn_attacks = _PAWN_ATTACKS[color]
-        last = _LAST_RANK[color]
-        own_tops = tops[color]
-        promo = 0
-        checks = 0
-        captures = 0
-        pawn_blockers: list[int] = []
-        quiet = pawns & mobile & never_capture
-        if quiet:
-            order = chess.scan_reversed(quiet) if color else chess.scan_forward(quiet)
-            quiet_regions = 0
-            for sq in order:
-                region = _file_region(sq, color, walls, stoppers, own_tops)
-                if region & last:
-                    # It may promote and the new piece leave the file: it stops nobody.
-                    stoppers &= ~chess.BB_SQUARES[sq]
-                else:
-                    own_tops[sq] = chess.msb(region) if color else chess.lsb(region)
-                regions[sq] = region
-                quiet_regions |= region
-                pawn_blockers.append(region)
-            checks |= pawn_attacks(quiet_regions)
-            promo |= quiet_regions & last
-        capturing = pawns & mobile & ~never_capture
-        if capturing:
-            kind = _PAWN_KIND[color] * 64
-            fill = _PAWN_FILL[color]
-            capture_regions = 0
-            for sq in chess.scan_forward(capturing):
-                known = memo.get(kind + sq)
-                if known is None:
-                    region = memo[kind + sq] = fill(chess.BB_SQUARES[sq], allowed)
-                else:
-                    region = known
-                regions[sq] = region
-                capture_regions |= region
-                pawn_blockers.append(region)
-            attacks = pawn_attacks(capture_regions)
-            checks |= attacks
-            captures |= attacks
-            promo |= capture_regions & last
-        # Pieces promoted anywhere: a queen (its king-step fill holds the rook and bishop
-        # fills) or a knight. Each pawn may stand where any promoted piece may.
-        promoted = 0
-        if promo:
-            queen = _fill_king(promo, allowed)
-            knight = _fill_knight(promo, allowed)
-            promoted = queen | knight
-            attacks = _king_step(queen) | _knight_step(knight)
-            checks |= attacks
-            captures |= attacks
-            occupy |= promoted
-        blockers = side.blockers
-        blockers.extend(region | promoted for region in pawn_blockers)
-        for kind, piece_type, fill, step in _PIECE_FILLS:
-            same = board.pieces_mask(piece_type, color) & mobile
-            if not same:
-                continue
-            base = kind * 64
-            union = 0
-            for sq in chess.scan_forward(same):
-                known = memo.get(base + sq)
-                if known is not None:
-                    region = known
-                else:
-                    region = fill(chess.BB_SQUARES[sq], allowed)
-                    # every piece of this type in the same component has the same fill
-                    for other in chess.scan_forward(region & same):
-                        memo[base + other] = region
-                regions[sq] = region
-                union |= region
-                blockers.append(region)
-            attacks = step(union)
-            checks |= attacks
-            captures |= attacks
-        for region in regions.values():
-            occupy |= region
-        side.occupy = occupy
-        side.checks = checks
-        side.captures = captures
-        sides[color] = side
-    # The pawn that has just made a double step "stood" on the passed-over square as far as
-    # en passant captures are concerned.
-    if board.ep_square is not None:
-        sides[not board.turn].occupy |= chess.BB_SQUARES[board.ep_square]
-    return _World(walls, wattacks, sides)
+
+class _Side:
+    """Everything one side's men can ever do in one world."""
+
+    __slots__ = ("blockers", "captures", "checks", "king", "movers", "occupy", "quiet")
+
+    def __init__(
+        self,
+        *,
+        king: int,
+        occupy: int,
+        checks: int,
+        captures: int,
+        blockers: list[int],
+        quiet: list[tuple[int, int]],
+        movers: list[tuple[int, int]],
+    ) -> None:
+        self.king = king  # squares the king may ever stand on
+        self.occupy = occupy  # squares a non-king piece (or a promoted piece) may ever stand on
+        self.checks = checks  # squares a mobile non-king piece may ever attack (captures too)
+        self.captures = captures  # squares where a non-king piece may ever capture
+        # per mobile non-king man: squares it (or its promoted self) may stand on
+        self.blockers = blockers
+        # (square, region) of the mobile pawns that never capture, and of the other mobile men
+        # (walls stand on their own square: they are checked together)
+        self.quiet = quiet
+        self.movers = movers
+
+
+class _World:
+    __slots__ = ("black", "walls", "wattacks_black", "wattacks_white", "white")
+
+    def __init__(self, walls: int, wattacks: tuple[int, int], white: _Side, black: _Side) -> None:
+        self.walls = walls
+        self.wattacks_white, self.wattacks_black = wattacks
+        self.white = white
+        self.black = black
+
+    def side(self, color: chess.Color) -> _Side:
+        return self.white if color else self.black
+
+    def wattacks(self, color: chess.Color) -> int:
+        """Squares the walls of ``color`` attack."""
+        return self.wattacks_white if color else self.wattacks_black
 
 
 class _Analysis:
-    """The fixed point of ``_compute``, run one round at a time.
+    """The fixed point of the hypotheses (see the module doc), one round at a time.
 
-    ``first`` is the world of the first round (all hypotheses assumed); ``final`` the world of
-    the greatest consistent hypotheses. Both sides' questions share one analysis.
+    ``worlds`` holds the world of each round computed so far; the mate test of each colour
+    walks them until one passes or the last (consistent) one is reached. Both sides' questions
+    share one analysis, which needs only the bitboards, not the board.
     """
 
     __slots__ = (
-        "board",
-        "done",
-        "first",
-        "last_walls",
-        "mate",
-        "memo",
+        "answers",
+        "bishops",
+        "black",
+        "boxed",
+        "checked",
+        "ep",
+        "final_at",
+        "kinds",
+        "kings",
+        "knights",
         "never_capture",
         "never_captured",
-        "world",
+        "pawns",
+        "queens",
+        "rooks",
+        "stuck",
+        "turn",
+        "white",
+        "worlds",
     )
 
     def __init__(self, board: chess.Board) -> None:
-        self.board = board
-        self.never_capture = board.pawns
-        self.never_captured = board.occupied & ~board.kings
-        self.memo: dict[int, int] = {}
-        self.last_walls = -1
-        self.done = False
-        self.mate: dict[tuple[bool, bool], bool | None] = {}  # (colour, final) -> test
-        self.world = self._round()
-        self.first = self.world
+        self.pawns = pawns = board.pawns
+        self.knights = knights = board.knights
+        self.bishops = bishops = board.bishops
+        self.rooks = rooks = board.rooks
+        self.queens = queens = board.queens
+        self.kings = kings = board.kings
+        self.white = white = board.occupied_co[chess.WHITE]
+        self.black = black = board.occupied_co[chess.BLACK]
+        self.turn = board.turn
+        self.ep = -1 if board.ep_square is None else board.ep_square
+        self.never_capture = pawns
+        self.never_captured = (white | black) & ~kings
+        self.worlds: list[_World] = []
+        self.checked = 0  # the worlds before this index broke a hypothesis
+        self.final_at = -1  # index of the consistent world, once known
+        self.answers: dict[bool, bool | None] = {}
+        # Men that might ever be walls: a piece only when every square it could step to holds
+        # a man of its colour, a king only when every neighbour holds a man of its colour or
+        # could be attacked by an enemy wall. (Leaving out the others from the start gives the
+        # same greatest fixed point in ``_walls``: they would be dropped in its first pass.)
+        self.boxed: list[tuple[int, int, bool]] = []
+        stuck = 0
+        for mask, table in (
+            (knights, _KNIGHT_NEAR),
+            (bishops, _DIAG_NEAR),
+            (rooks, _ORTH_NEAR),
+            (queens, _KING_NEAR),
+        ):
+            rest = mask
+            while rest:
+                bb = rest & -rest
+                rest ^= bb
+                near = table[bb.bit_length() - 1]
+                is_white = bool(bb & white)
+                if not near & ~(white if is_white else black):
+                    self.boxed.append((bb, near, is_white))
+                    stuck |= bb
+        for own, enemy, color in ((white, black, chess.BLACK), (black, white, chess.WHITE)):
+            king = kings & own
+            free = _KING_NEAR[king.bit_length() - 1] & ~own
+            # (a wall only attacks squares next to it or a knight's step away)
+            if free & ~(_king_step(enemy) | _knight_step(enemy & knights)):
+                continue
+            if not free & ~self._wall_attacks(enemy, color):
+                stuck |= king
+        self.stuck = stuck
+        # the pieces of each kind of fill (for ``_make_world``)
+        kinds = []
+        if knights:
+            kinds.append((knights, _KNIGHT_KIND, _fill_knight, _knight_step))
+        if bishops:
+            kinds.append((bishops, _DIAG_KIND, _fill_diag, _diag_step))
+        if rooks:
+            kinds.append((rooks, _ORTH_KIND, _fill_orth, _orth_step))
+        if queens:
+            kinds.append((queens, _KING_KIND, _fill_king, _king_step))
+        self.kinds = kinds
 
-    def _round(self) -> _World:
-        """One round: the world of the present hypotheses, then drop the broken ones."""
-        board = self.board
-        pawns = board.pawns
+    def _wall_attacks(self, own: int, color: chess.Color) -> int:
+        """Squares attacked for ever by the walls ``own`` (all of ``color``).
+
+        A wall that slides has only walls of its own colour next to it along its lines, so it
+        attacks exactly its neighbours on those lines.
+        """
+        men = own & self.pawns
+        attacks = (_white_pawn_attacks(men) if color else _black_pawn_attacks(men)) if men else 0
+        if not own & ~men:
+            return attacks
+        men = own & self.knights
+        if men:
+            attacks |= _knight_step(men)
+        men = own & (self.bishops | self.queens)
+        if men:
+            attacks |= _diag_step(men)
+        men = own & (self.rooks | self.queens)
+        if men:
+            attacks |= _orth_step(men)
+        men = own & self.kings
+        if men:
+            attacks |= _king_step(men)
+        return attacks
+
+    def _walls(self, frozen: int) -> tuple[int, int, int]:
+        """The greatest subset of ``frozen`` none of whose members could move while the others
+        stay: a pawn with a wall in front, a piece with walls of its colour on every square it
+        could step to, a king with every neighbour a wall of its colour or attacked by one.
+        Returned with the squares the white walls and the black walls attack.
+
+        The men but the kings are taken to their fixed point first, then the kings checked
+        (each pass only drops men that break their rule, so it ends at the same fixed point).
+        """
+        pawns = self.pawns
+        white = self.white
+        black = self.black
+        frozen &= pawns | self.stuck
+        boxed = self.boxed
+        kings = self.kings
+        while True:
+            while True:
+                fw = frozen & white
+                fb = frozen & black
+                keep = (frozen & kings) | (pawns & ((fw & (frozen >> 8)) | (fb & (frozen << 8))))
+                for bb, near, is_white in boxed:
+                    if bb & frozen and not near & ~(fw if is_white else fb):
+                        keep |= bb
+                if keep == frozen:
+                    break
+                frozen = keep
+            white_attacks = self._wall_attacks(fw, chess.WHITE)
+            black_attacks = self._wall_attacks(fb, chess.BLACK)
+            keep = frozen
+            king = fw & kings
+            if king and _king_step(king) & ~fw & ~black_attacks:
+                keep ^= king
+            king = fb & kings
+            if king and _king_step(king) & ~fb & ~white_attacks:
+                keep ^= king
+            if keep == frozen:
+                return frozen, white_attacks, black_attacks
+            frozen = keep
+
+    def _make_world(self) -> _World:
+        """The world of the present hypotheses (the module doc, 2)."""
+        pawns = self.pawns
+        kings = self.kings
         never_capture = self.never_capture
         never_captured = self.never_captured
-        walls = _local_pass(
-            board, (never_captured & ~pawns) | (never_capture & never_captured) | board.kings
+        walls, white_attacks, black_attacks = self._walls(
+            (never_captured & ~pawns) | (never_capture & never_captured) | kings
         )
-        if walls != self.last_walls:
-            self.memo.clear()
-            self.last_walls = walls
-        world = _regions(board, walls, never_capture, never_captured, self.memo)
+        allowed = _ALL & ~walls
+        stoppers = pawns & never_capture & never_captured
+        # A king never moves onto a square attacked by a wall (moving into check).
+        white_king = kings & self.white
+        black_king = kings & self.black
+        white_fill = _remembered_fill(_KING_KIND, _fill_king, white_king, allowed & ~black_attacks)
+        black_fill = _remembered_fill(_KING_KIND, _fill_king, black_king, allowed & ~white_attacks)
+        # A king whose fill lies on one file can never leave it, so a pawn of that file that
+        # never captures can never pass it: the king stands behind the pawn's furthest square.
+        # tops[c]: for a pawn of colour c, the furthest square a stopping man may stand on
+        white_tops: dict[int, int] = {}
+        black_tops: dict[int, int] = {}
+        for king, reach in ((white_king, white_fill), (black_king, black_fill)):
+            king_sq = king.bit_length() - 1
+            if not reach & ~chess.BB_FILES[king_sq & 7]:
+                stoppers |= king
+                white_tops[king_sq] = reach.bit_length() - 1
+                black_tops[king_sq] = (reach & -reach).bit_length() - 1
+        sides = []
+        for color, own, king_fill, own_tops in (
+            (chess.WHITE, self.white, white_fill, white_tops),
+            (chess.BLACK, self.black, black_fill, black_tops),
+        ):
+            occupy = walls & own & ~kings
+            mobile = own & ~walls
+            last = _LAST_RANK[color]
+            pawn_attacks = _white_pawn_attacks if color else _black_pawn_attacks
+            promo = 0
+            checks = 0
+            captures = 0
+            pawn_blockers: list[int] = []
+            movers: list[tuple[int, int]] = []
+            quiet_list: list[tuple[int, int]] = []
+            quiet = pawns & mobile & never_capture
+            if quiet:
+                # the most advanced first: the pawns behind it may stop at its furthest square
+                ahead = _AHEAD[color]
+                quiet_regions = 0
+                while quiet:
+                    if color:
+                        sq = quiet.bit_length() - 1
+                        bb = _BB[sq]
+                    else:
+                        bb = quiet & -quiet
+                        sq = bb.bit_length() - 1
+                    quiet ^= bb
+                    front = ahead[sq]
+                    obstacles = front & (walls | stoppers)
+                    if not obstacles:
+                        region = bb | front
+                    else:
+                        if color:
+                            end = (obstacles & -obstacles).bit_length() - 1
+                        else:
+                            end = obstacles.bit_length() - 1
+                        if not _BB[end] & walls:
+                            # the nearest obstacle stops it, at most at its own furthest square
+                            end = own_tops.get(end, end)
+                        region = bb | (front & ~(_BB[end] | ahead[end]))
+                    if region & last:
+                        # It may promote and the new piece leave the file: it stops nobody.
+                        stoppers &= ~bb
+                    elif color:
+                        own_tops[sq] = region.bit_length() - 1
+                    else:
+                        own_tops[sq] = (region & -region).bit_length() - 1
+                    quiet_list.append((bb, region))
+                    quiet_regions |= region
+                    pawn_blockers.append(region)
+                checks = pawn_attacks(quiet_regions)
+                promo = quiet_regions & last
+                occupy |= quiet_regions
+            capturing = pawns & mobile & ~never_capture
+            if capturing:
+                kind = _PAWN_KIND[color]
+                fill = _PAWN_FILL[color]
+                capture_regions = 0
+                while capturing:
+                    bb = capturing & -capturing
+                    capturing ^= bb
+                    region = _remembered_fill(kind, fill, bb, allowed)
+                    movers.append((bb, region))
+                    capture_regions |= region
+                    pawn_blockers.append(region)
+                attacks = pawn_attacks(capture_regions)
+                checks |= attacks
+                captures |= attacks
+                promo |= capture_regions & last
+                occupy |= capture_regions
+            # Pieces promoted anywhere: a queen (its king-step fill holds the rook and bishop
+            # fills) or a knight. Each pawn may stand where any promoted piece may.
+            if promo:
+                queen = _remembered_fill(_KING_KIND, _fill_king, promo, allowed)
+                knight = _remembered_fill(_KNIGHT_KIND, _fill_knight, promo, allowed)
+                promoted = queen | knight
+                attacks = _king_step(queen) | _knight_step(knight)
+                checks |= attacks
+                captures |= attacks
+                occupy |= promoted
+                blockers = [region | promoted for region in pawn_blockers]
+            else:
+                blockers = pawn_blockers
+            for of_type, kind, fill, step in self.kinds:
+                same = of_type & mobile
+                if not same:
+                    continue
+                union = 0
+                rest = same
+                while rest:
+                    bb = rest & -rest
+                    rest ^= bb
+                    region = _remembered_fill(kind, fill, bb, allowed)
+                    movers.append((bb, region))
+                    union |= region
+                    blockers.append(region)
+                attacks = step(union)
+                checks |= attacks
+                captures |= attacks
+                occupy |= union
+            sides.append(
+                _Side(
+                    king=king_fill,
+                    occupy=occupy,
+                    checks=checks,
+                    captures=captures,
+                    blockers=blockers,
+                    quiet=quiet_list,
+                    movers=movers,
+                )
+            )
+        white, black = sides
+        # The pawn that has just made a double step "stood" on the passed-over square as far
+        # as en passant captures are concerned.
+        if self.ep >= 0:
+            (black if self.turn else white).occupy |= _BB[self.ep]
+        return _World(walls, (white_attacks, black_attacks), white, black)
+
+    def _drop(self, world: _World) -> bool:
+        """Drop the hypotheses ``world`` breaks; False when it breaks none (it is final)."""
+        never_capture = self.never_capture
+        never_captured = self.never_captured
+        pawns = self.pawns
+        walls = world.walls
         bad_s = bad_p = 0
-        for color in chess.COLORS:
-            side = world.sides[color]
-            enemy = world.sides[not color]
-            own = board.occupied_co[color]
-            regions = side.regions
-            pawn_attacks = _PAWN_ATTACKS[color]
+        for color, own, side, enemy, wattacks in (
+            (chess.WHITE, self.white, world.white, world.black, world.wattacks_white),
+            (chess.BLACK, self.black, world.black, world.white, world.wattacks_black),
+        ):
             enemy_occupy = enemy.occupy
-            for sq in chess.scan_forward(never_capture & own):
-                if pawn_attacks(regions[sq]) & enemy_occupy:
-                    bad_s |= chess.BB_SQUARES[sq]
-            danger = enemy.captures | (enemy.king_attacks & ~world.wattacks[color])
-            for sq in chess.scan_forward(never_captured & own):
-                if regions[sq] & danger:
-                    bad_p |= chess.BB_SQUARES[sq]
+            danger = enemy.captures | (_king_step(enemy.king) & ~wattacks)
+            # A pawn of S is dropped when an enemy piece may stand on a square it attacks (for
+            # the walls, the squares from which a pawn attacks that enemy square), a piece of
+            # P when an enemy man may attack a square it may stand on.
+            if color:
+                bad_s |= walls & own & pawns & _black_pawn_attacks(enemy_occupy)
+                pawn_attacks = _white_pawn_attacks
+            else:
+                bad_s |= walls & own & pawns & _white_pawn_attacks(enemy_occupy)
+                pawn_attacks = _black_pawn_attacks
+            bad_p |= walls & own & ~self.kings & danger
+            for bb, region in side.quiet:
+                if pawn_attacks(region) & enemy_occupy:
+                    bad_s |= bb
+                if region & danger:
+                    bad_p |= bb
+            for bb, region in side.movers:
+                if region & danger:
+                    bad_p |= bb
             # (a pawn taken en passant after a double step passed over a square of its region
             # that the capturing pawn attacks, so the test above covers it)
         # ... except for the pawn that has just made its double step
-        if board.ep_square is not None:
-            mover = not board.turn
-            if chess.BB_SQUARES[board.ep_square] & world.sides[board.turn].captures:
-                bad_p |= chess.BB_SQUARES[board.ep_square + (8 if mover else -8)]
+        ep = self.ep
+        if ep >= 0 and _BB[ep] & world.side(self.turn).captures:
+            bad_p |= _BB[ep + (-8 if self.turn else 8)]
         bad_s &= never_capture
         bad_p &= never_captured
         if not bad_s and not bad_p:
-            self.done = True
+            return False
         self.never_capture = never_capture & ~bad_s
         self.never_captured = never_captured & ~bad_p
-        return world
+        return True
 
-    def final(self) -> _World:
-        while not self.done:
-            self.world = self._round()
-        return self.world
+    def _world(self, index: int) -> _World:
+        """The world of round ``index`` (the rounds before it broke some hypothesis)."""
+        worlds = self.worlds
+        while len(worlds) <= index:
+            worlds.append(self._make_world())
+        return worlds[index]
+
+    def _final(self, index: int) -> bool:
+        """Is the world of round ``index`` the consistent one?"""
+        if index < self.checked:
+            return False
+        if index == self.final_at:
+            return True
+        if self._drop(self.worlds[index]):
+            self.checked = index + 1
+            return False
+        self.final_at = index
+        return True
+
+    def mate(self, color: chess.Color) -> bool | None:
+        """The mate-square test for ``color`` (module doc, 3): True when a mate cannot be
+        excluded, False or None (no piece can ever check) when it is.
+
+        Quick exit (answering "maybe" is always sound): the worlds of the rounds only grow as
+        hypotheses are dropped, so once one of them passes the test the last one almost
+        always does too; the rounds after it are not run.
+        """
+        if color in self.answers:
+            return self.answers[color]
+        with _ROUNDS:  # an analysis is shared (between threads too): one runs its rounds
+            index = 0
+            while True:
+                result = _mate_world(self, self._world(index), color)
+                if result is True or self._final(index):
+                    break
+                index += 1
+            self.answers[color] = result
+        return result
+
+
+_ROUNDS = threading.Lock()
 
 
 _CACHE: dict[tuple[int, ...], _Analysis] = {}
 
 
-def _analyse(board: chess.Board) -> _Analysis:
-    """The analysis of ``board``, remembered for the other side's question."""
-    key = (
+def _cache_key(board: chess.Board) -> tuple[int, ...]:
+    """What the analysis depends on (not the castling rights)."""
+    return (
         board.pawns,
         board.knights,
         board.bishops,
@@ -584,17 +670,60 @@ def _analyse(board: chess.Board) -> _Analysis:
         board.turn,
         -1 if board.ep_square is None else board.ep_square,
     )
+
+
+def _remember(key: tuple[int, ...], analysis: _Analysis) -> None:
+    if len(_CACHE) >= 1024:
+        _CACHE.clear()
+    _CACHE[key] = analysis
+
+
+def _analyse(board: chess.Board) -> _Analysis:
+    """The analysis of ``board``, remembered for the other side's question."""
+    key = _cache_key(board)
     analysis = _CACHE.get(key)
     if analysis is None:
-        if len(_CACHE) >= 1024:
-            _CACHE.clear()
-        analysis = _CACHE[key] = _Analysis(board.copy(stack=False))
+        analysis = _Analysis(board)
+        _remember(key, analysis)
     return analysis
 
 
-def _compute(board: chess.Board) -> _World:
-    """The greatest consistent hypotheses (see the module doc) and the world they allow."""
-    return _Analysis(board.copy(stack=False)).final()
+def _same_analysis(board: chess.Board, move: chess.Move, analysis: _Analysis) -> bool:
+    """True when the position after ``move`` has exactly the analysis of ``board``.
+
+    So it is for a quiet move (no capture, promotion, castling, nor en passant square before
+    or after) of a piece that is no wall, before or after it: the walls stay the same (they
+    never depended on the piece, and it does not become one), and its fill is the same, as it
+    moved inside it through squares that are no walls. For a king, the square it leaves must
+    be one no wall can attack (then it lies in the fill from the square it reaches, and no
+    wall checks the king on either); a king confined to one file stops the pawns of that file
+    the same from both squares (no man stands between them, and its fill sets where it stops
+    them). Every other fill, the hypotheses and the mate test then come out the same.
+    """
+    if board.ep_square is not None or move.promotion:
+        return False
+    start = _BB[move.from_square]
+    to = move.to_square
+    target = _BB[to]
+    if start & (board.pawns | analysis.stuck) or target & board.occupied:
+        return False
+    own = board.occupied_co[board.turn] ^ start ^ target
+    if start & board.kings:
+        if abs((move.from_square & 7) - (to & 7)) > 1:
+            return False  # castling
+        # every square any wall of the other side could ever attack
+        enemy = board.occupied_co[not board.turn]
+        attacks = analysis._wall_attacks(enemy, not board.turn)
+        return not start & attacks and bool(_KING_NEAR[to] & ~own & ~attacks)
+    if start & board.knights:
+        near = _KNIGHT_NEAR[to]
+    elif start & board.bishops:
+        near = _DIAG_NEAR[to]
+    elif start & board.rooks:
+        near = _ORTH_NEAR[to]
+    else:
+        near = _KING_NEAR[to]
+    return bool(near & ~own)
 
 
 def _can_block(squares: int, regions: list[int]) -> bool:
@@ -605,7 +734,7 @@ def _can_block(squares: int, regions: list[int]) -> bool:
     owner: dict[int, int] = {}  # piece index -> target square
 
     def augment(sq: int, seen: set[int]) -> bool:
-        bb = chess.BB_SQUARES[sq]
+        bb = _BB[sq]
         for i, region in enumerate(regions):
             if region & bb and i not in seen:
                 seen.add(i)
@@ -622,76 +751,70 @@ def _mate_squares_exist(board: chess.Board, color: chess.Color) -> bool | None:
 
     True when a mate could not be excluded.
     """
-    king_sq = board.king(not color)
-    if king_sq is None:
-        return True
     pawns = board.pawns
-    white_pawns = pawns & board.occupied_co[chess.WHITE]
-    black_pawns = pawns & board.occupied_co[chess.BLACK]
     white = board.occupied_co[chess.WHITE]
     black = board.occupied_co[chess.BLACK]
+    white_pawns = pawns & white
+    black_pawns = pawns & black
     if not (white_pawns << 8) & black and not (black_pawns >> 8) & white:
         # Quick exit (answering "maybe" is always sound): when no pawn has an enemy man right
         # in front of it, there are (but for freak cases of pieces boxed in by their own
         # pawns) no walls, and the mate test then passes (on the reference positions it
         # never failed there).
         return True
-    if not white_pawns & (black_pawns >> 8) and board.occupied_co[color] & (
+    if not white_pawns & (black_pawns >> 8) and (white if color else black) & (
         board.queens | board.rooks
     ):
         # Quick exit (answering "maybe" is always sound): with no pawns blocked head-on there
         # are (but for freak cases) no walls, and a rook or queen then covers every square.
         return True
-    analysis = _analyse(board)
-    # Quick exit (answering "maybe" is always sound): when the first round's world, with
-    # every hypothesis still assumed, leaves a mate possible, the final one almost always
-    # does too.
-    if _mate_test(analysis, color, False) is True:
-        return True
-    return _mate_test(analysis, color, True)
+    return _analyse(board).mate(color)
 
 
-def _mate_test(analysis: _Analysis, color: chess.Color, final: bool) -> bool | None:
-    """The mate-square test of the module doc in the first (or the final) world."""
-    key = (color, final)
-    if key in analysis.mate:
-        return analysis.mate[key]
-    if final and analysis.done and analysis.world is analysis.first:
-        result = _mate_test(analysis, color, False)
+def _mate_world(analysis: _Analysis, world: _World, color: chess.Color) -> bool | None:
+    """The mate-square test of the module doc in one world."""
+    if color:
+        att, dfd, frozen_cover = world.white, world.black, world.wattacks_white
+        king = analysis.kings & analysis.black
     else:
-        result = _mate_world(analysis.board, analysis.final() if final else analysis.first, color)
-    analysis.mate[key] = result
-    return result
-
-
-def _mate_world(board: chess.Board, world: _World, color: chess.Color) -> bool | None:
-    king_sq = chess.lsb(board.kings & board.occupied_co[not color])
-    att = world.sides[color]
-    dfd = world.sides[not color]
+        att, dfd, frozen_cover = world.black, world.white, world.wattacks_black
+        king = analysis.kings & analysis.white
     walls = world.walls
-    frozen_cover = world.wattacks[color]
     # A wall may check the king where it stands now (never later: the king cannot come back to
     # a square a wall attacks).
-    checkers = att.checks | (frozen_cover & chess.BB_SQUARES[king_sq])
-    candidates = dfd.king & checkers
+    checks = att.checks
+    candidates = dfd.king & (checks | (frozen_cover & king))
     if not candidates:
         return None
-    cover = att.checks | frozen_cover
+    cover = checks | frozen_cover
     blockers = dfd.blockers
     n_blockers = len(blockers)
     block_any = 0
     for region in blockers:
         block_any |= region
-    for k in chess.scan_forward(candidates):
-        need = chess.BB_KING_ATTACKS[k] & ~walls & ~cover
+    att_king = att.king
+    while candidates:
+        bb = candidates & -candidates
+        candidates ^= bb
+        k = bb.bit_length() - 1
+        around = _KING_NEAR[k]
+        need = around & ~walls & ~cover
         if not need:
             return True
-        king_options = [0]
-        ring = _RING2[k] & att.king
-        if ring:
-            around = chess.BB_KING_ATTACKS[k]
-            king_options.extend(chess.BB_KING_ATTACKS[p] & around for p in chess.scan_forward(ring))
-        for kc in king_options:
+        # The attacking king, two squares away, may cover the squares next to it; the
+        # squares no defending man can block must all be among them.
+        places = _RING2[k] & att_king
+        unblockable = need & ~block_any
+        options = [] if unblockable else [0]
+        while unblockable and places:
+            low = unblockable & -unblockable
+            unblockable ^= low
+            places &= _KING_NEAR[low.bit_length() - 1]
+        while places:
+            low = places & -places
+            places ^= low
+            options.append(_KING_NEAR[low.bit_length() - 1] & around)
+        for kc in options:
             rest = need & ~kc
             if not rest:
                 return True
@@ -719,14 +842,187 @@ _WIDTH = 2
 _DEPTH = 12
 _BUDGET = 100
 
+# Per square: the squares on its rank and file, and on its diagonals (empty board).
+_ORTH_LINES = [chess.BB_RANK_ATTACKS[s][0] | chess.BB_FILE_ATTACKS[s][0] for s in chess.SQUARES]
+_DIAG_LINES = [chess.BB_DIAG_ATTACKS[s][0] for s in chess.SQUARES]
+# Per pair of squares on a line: the squares strictly between them.
+_BETWEEN = [[chess.between(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 
-def _first_moves(board: chess.Board, width: int = _WIDTH) -> list[chess.Move]:
-    """Up to ``width + 1`` legal moves (so "more than ``width``" can be told)."""
-    return list(islice(board.legal_moves, width + 1))
+
+def _slides(bb: int, sq: int, board: chess.Board, occupied: int) -> int:
+    """The squares the bishop, rook or queen ``bb`` on ``sq`` attacks."""
+    attacks = 0
+    if bb & (board.bishops | board.queens):
+        attacks = chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
+    if bb & (board.rooks | board.queens):
+        attacks |= (
+            chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
+            | chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
+        )
+    return attacks
+
+
+def _scan_moves(board: chess.Board) -> tuple[bool, list[chess.Move] | None]:
+    """The side to move's legal moves from the bitboards, when they are few: ``(True, None)``
+    when it surely has more than ``_WIDTH``; ``(True, moves)`` with all of them, in
+    python-chess's order, when it has at most ``_WIDTH``; ``(False, None)`` when it cannot
+    tell (python-chess then generates them).
+
+    Out of check, a king may step to any square no enemy man attacks (no slider looks through
+    the king, as none gives check), and a man that is not pinned may make any of its moves
+    (moving it uncovers no attack on the king; taking a piece or standing in the way adds
+    none). That counts surely legal moves. When there is no pinned man, no en passant square
+    and no castling right, those are all the moves, counted exactly (a promotion is four).
+    """
+    us = board.turn
+    own = board.occupied_co[us]
+    them = board.occupied_co[not us]
+    occupied = own | them
+    kings = board.kings
+    king_sq = (kings & own).bit_length() - 1
+    # every square the other side attacks now
+    men = them & board.pawns
+    attacked = _black_pawn_attacks(men) if us else _white_pawn_attacks(men)
+    attacked |= _knight_step(them & board.knights) | _king_step(them & kings)
+    sliders = them & (board.bishops | board.rooks | board.queens)
+    rest = sliders
+    while rest:
+        bb = rest & -rest
+        rest ^= bb
+        attacked |= _slides(bb, bb.bit_length() - 1, board, occupied)
+    if attacked & kings & own:
+        return False, None  # in check
+    king_moves = _KING_NEAR[king_sq] & ~own & ~attacked
+    count = chess.popcount(king_moves)
+    if count > _WIDTH:
+        return True, None
+    # the men pinned to the king: the only man between it and an enemy slider on its line
+    pinned = 0
+    snipers = sliders & (
+        (_ORTH_LINES[king_sq] & (board.rooks | board.queens))
+        | (_DIAG_LINES[king_sq] & (board.bishops | board.queens))
+    )
+    between = _BETWEEN[king_sq]
+    while snipers:
+        bb = snipers & -snipers
+        snipers ^= bb
+        line = between[bb.bit_length() - 1] & occupied
+        if line & own and not line & (line - 1):
+            pinned |= line
+    exact = not pinned and board.ep_square is None and not board.castling_rights
+    free = own & ~kings & ~pinned
+    pieces = free & ~board.pawns
+    while pieces:
+        bb = pieces & -pieces
+        pieces ^= bb
+        sq = bb.bit_length() - 1
+        if bb & board.knights:
+            reach = chess.BB_KNIGHT_ATTACKS[sq]
+        else:
+            reach = _slides(bb, sq, board, occupied)
+        count += chess.popcount(reach & ~own)
+        if count > _WIDTH:
+            return True, None
+    pawns = free & board.pawns
+    if pawns:
+        if us:
+            single = (pawns << 8) & ~occupied & _ALL
+            double = ((single & chess.BB_RANK_3) << 8) & ~occupied
+            east = ((pawns & _NOT_H) << 9) & them
+            west = ((pawns & _NOT_A) << 7) & them
+        else:
+            single = (pawns >> 8) & ~occupied
+            double = ((single & chess.BB_RANK_6) >> 8) & ~occupied
+            east = ((pawns & _NOT_H) >> 7) & them
+            west = ((pawns & _NOT_A) >> 9) & them
+        # each target of a shifted set is one move (four on the last rank)
+        back = chess.BB_BACKRANKS
+        promoting = chess.popcount(single & back) + chess.popcount((east | west) & back)
+        promoting += chess.popcount(east & west & back)  # a square taken on from both sides
+        count += (
+            chess.popcount((single | double) & ~back)
+            + chess.popcount(east & ~back)
+            + chess.popcount(west & ~back)
+            + 4 * promoting
+        )
+        if count > _WIDTH:
+            return True, None
+    if not exact:
+        return False, None
+    return True, _listed_moves(board, king_sq, king_moves)
+
+
+def _listed_moves(board: chess.Board, king_sq: int, king_moves: int) -> list[chess.Move]:
+    """The legal moves, in python-chess's order, of a side that is not in check and has no
+    pinned man, no en passant square and no castling right (``king_moves``: its king's)."""
+    us = board.turn
+    own = board.occupied_co[us]
+    them = board.occupied_co[not us]
+    occupied = own | them
+    moves: list[chess.Move] = []
+    for start in chess.scan_reversed(own & ~board.pawns):
+        if start == king_sq:
+            reach = king_moves
+        elif _BB[start] & board.knights:
+            reach = chess.BB_KNIGHT_ATTACKS[start] & ~own
+        else:
+            reach = _slides(_BB[start], start, board, occupied) & ~own
+        moves.extend(chess.Move(start, to) for to in chess.scan_reversed(reach))
+    pawns = own & board.pawns
+    promotions = (chess.QUEEN, chess.ROOK, chess.BISHOP, chess.KNIGHT)
+    for start in chess.scan_reversed(pawns):
+        for to in chess.scan_reversed(chess.BB_PAWN_ATTACKS[us][start] & them):
+            if _BB[to] & chess.BB_BACKRANKS:
+                moves.extend(chess.Move(start, to, piece) for piece in promotions)
+            else:
+                moves.append(chess.Move(start, to))
+    if us:
+        single = (pawns << 8) & ~occupied & _ALL
+        double = ((single & chess.BB_RANK_3) << 8) & ~occupied
+        back = -8
+    else:
+        single = (pawns >> 8) & ~occupied
+        double = ((single & chess.BB_RANK_6) >> 8) & ~occupied
+        back = 8
+    for to in chess.scan_reversed(single):
+        if _BB[to] & chess.BB_BACKRANKS:
+            moves.extend(chess.Move(to + back, to, piece) for piece in promotions)
+        else:
+            moves.append(chess.Move(to + back, to))
+    moves.extend(chess.Move(to + 2 * back, to) for to in chess.scan_reversed(double))
+    return moves
+
+
+def _first_moves(board: chess.Board) -> list[chess.Move]:
+    """Up to ``_WIDTH + 1`` legal moves (so "more than ``_WIDTH``" can be told)."""
+    return list(islice(board.legal_moves, _WIDTH + 1))
+
+
+# Per position (``_key``): its legal moves when there are at most ``_WIDTH``, else None (in a
+# 1-tuple). Both sides' questions walk the same forced lines.
+_REPLIES: dict[tuple[int, ...], tuple[list[chess.Move] | None]] = {}
+
+
+def _few_moves(board: chess.Board, key: tuple[int, ...]) -> list[chess.Move] | None:
+    """The legal moves of ``board`` (whose ``_key`` is ``key``) when there are at most
+    ``_WIDTH``; None when there are more."""
+    known = _REPLIES.get(key)
+    if known is not None:
+        return known[0]
+    decided, moves = _scan_moves(board)
+    if not decided:
+        moves = _first_moves(board)
+        if len(moves) > _WIDTH:
+            moves = None
+    if len(_REPLIES) >= 4096:
+        _REPLIES.clear()
+    _REPLIES[key] = (moves,)
+    return moves
 
 
 def _key(board: chess.Board) -> tuple[int, ...]:
-    """What fixes the legal moves of a position (and so all its continuations)."""
+    """What fixes the legal moves of a position (and so all its continuations; Chess960
+    writes castling differently)."""
     return (
         board.pawns,
         board.knights,
@@ -738,21 +1034,49 @@ def _key(board: chess.Board) -> tuple[int, ...]:
         board.turn,
         board.castling_rights,
         -1 if board.ep_square is None else board.ep_square,
+        board.chess960,
     )
+
+
+# Per position (``_key``) and legal move: the position after the move, and its ``_key``. Both
+# sides' questions walk the same forced lines (the boards are never changed).
+_CHILDREN: dict[tuple[tuple[int, ...], chess.Move], tuple[chess.Board, tuple[int, ...]]] = {}
+
+
+def _child(
+    board: chess.Board, key: tuple[int, ...], move: chess.Move
+) -> tuple[chess.Board, tuple[int, ...]]:
+    """The position after ``move`` in ``board`` (whose ``_key`` is ``key``), and its key."""
+    found = _CHILDREN.get((key, move))
+    if found is None:
+        child = board.copy(stack=False)
+        child.push(move)
+        found = (child, _key(child))
+        if board.ep_square is None:
+            # A child with the analysis of this position shares it (see ``_same_analysis``).
+            analysis = _analyse(board)
+            if _same_analysis(board, move, analysis):
+                shared = _cache_key(child)
+                if shared not in _CACHE:
+                    _remember(shared, analysis)
+        if len(_CHILDREN) >= 2048:
+            _CHILDREN.clear()
+        _CHILDREN[key, move] = found
+    return found
 
 
 def _forced(
     board: chess.Board,
+    key: tuple[int, ...],
     color: chess.Color,
     moves: list[chess.Move],
     *,
     depth: int,
     budget: list[int],
     seen: set[tuple[int, ...]],
-    width: int = _WIDTH,
 ) -> bool:
     """True when every continuation of ``board`` (not proved itself, with the legal ``moves``,
-    at most ``_WIDTH``) is proved within ``depth`` plies.
+    at most ``_WIDTH``; ``key``: its ``_key``) is proved within ``depth`` plies.
 
     ``seen`` holds the positions on the present line and those already proved: a child among
     them counts as proved. Soundness: when the search succeeds, the positions it visited form a
@@ -765,26 +1089,22 @@ def _forced(
         budget[0] -= 1
         if budget[0] < 0:
             return False
-        board.push(move)
-        try:
-            key = _key(board)
-            if key in seen or _static(board, color) is not None:
+        child, child_key = _child(board, key, move)
+        if child_key in seen or _static(child, color) is not None:
+            continue
+        replies = _few_moves(child, child_key)
+        if replies is None:
+            return False
+        if not replies:
+            # checkmate of color's king, or stalemate: over without color mating
+            if child.turn == color or not child.is_check():
                 continue
-            replies = _first_moves(board, width)
-            if not replies:
-                # checkmate of color's king, or stalemate: over without color mating
-                if board.turn == color or not board.is_check():
-                    continue
-                return False
-            if len(replies) > width or depth <= 1:
-                return False
-            seen.add(key)
-            if not _forced(
-                board, color, replies, depth=depth - 1, budget=budget, seen=seen, width=width
-            ):
-                return False
-        finally:
-            board.pop()
+            return False
+        if depth <= 1:
+            return False
+        seen.add(child_key)
+        if not _forced(child, child_key, color, replies, depth=depth - 1, budget=budget, seen=seen):
+            return False
     return True
 
 
@@ -792,15 +1112,16 @@ def prove_cannot_mate(board: chess.Board, color: chess.Color) -> str | None:
     reason = _static(board, color)
     if reason is not None:
         return reason
-    moves = _first_moves(board)
+    key = _key(board)
+    moves = _few_moves(board, key)
+    if moves is None:
+        return None
     if not moves:
         if board.is_check():
             if board.turn == color:
                 return "already checkmated"
             return None
         return "stalemate"
-    if len(moves) <= _WIDTH and _forced(
-        board.copy(stack=False), color, moves, depth=_DEPTH, budget=[_BUDGET], seen={_key(board)}
-    ):
+    if _forced(board, key, color, moves, depth=_DEPTH, budget=[_BUDGET], seen={key}):
         return "every continuation of the forced line is proved"
     return None
