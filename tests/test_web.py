@@ -280,3 +280,29 @@ def test_the_view_sent_over_websockets_is_the_view() -> None:
     live.views.clear()
     assert json.loads(hub.view_text(live, "black")) == view(live, hub.now(live), "black")
     assert [m["text"] for m in view(live, 5000, None)["moves"]] == ["e4"]
+
+
+def test_a_finished_game_nobody_follows_leaves_memory(tmp_path: Path) -> None:
+    """Memory stays flat however many games are played: a game over with no client connected
+    is dropped from the server's memory, and read again from the store when asked for."""
+    from arbitro.store import EventStore  # noqa: PLC0415
+    from arbitro.web.live import Hub  # noqa: PLC0415
+
+    with EventStore(f"sqlite:///{tmp_path}/flat.db") as store:
+        hub = Hub(store)
+        with TestClient(create_app(hub=hub)) as client:
+            links = new_game(client)
+            command(client, links, "white", do="start")
+            command(client, links, "white", do="play", move="e4")
+            assert links["id"] in hub.games
+            with client.websocket_connect(f"/ws/{links['id']}") as socket:
+                socket.send_text(json.dumps({"token": links["black"].split("#", 1)[1]}))
+                socket.receive_text()
+                command(client, links, "black", do="resign")
+                assert links["id"] in hub.games  # Black still watches the final position
+            deadline = time.monotonic() + 5  # the server notices the closed socket soon after
+            while links["id"] in hub.games and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert links["id"] not in hub.games
+            view = client.get(f"/api/games/{links['id']}").json()
+            assert view["state"]["termination"] == "resignation"

@@ -275,6 +275,7 @@ class Hub:
             if live.game.outcome(self.now(live)) is not None:
                 await asyncio.to_thread(self.store.mark_finished, live.id)
         self.broadcast(live)
+        self._forget_if_done(live)
 
     def _envelope_args(self, live: LiveGame, do: str, args: dict[str, Any]) -> dict[str, Any]:
         """A sealed move never reaches the store in clear: it is encrypted here under its
@@ -362,6 +363,19 @@ class Hub:
 
     def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[dict[str, Any]]) -> None:
         live.clients.discard(queue)
+        self._forget_if_done(live)
+
+    def _forget_if_done(self, live: LiveGame) -> None:
+        """A finished game that nobody follows leaves the server's memory (it is in the store,
+        and loaded again if asked for): memory stays flat however many games are played."""
+        if live.clients or live.game.outcome(self.now(live)) is None:
+            return
+        if self.games.get(live.id) is live:
+            del self.games[live.id]
+        if live.flag_timer is not None:
+            live.flag_timer.cancel()
+            live.flag_timer = None
+        live.views.clear()
 
     def view_text(self, live: LiveGame, role: str | None) -> str:
         """The view of ``role`` now, as JSON text: clients of one role share it while the game
