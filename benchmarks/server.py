@@ -61,7 +61,7 @@ class Player:
                 if message.get("type") == "reply" and not message.get("ok"):
                     self.refused += 1
                 if message.get("type") == "state":
-                    self.moves = len(message["moves"])
+                    self.moves = message.get("moves_from", 0) + len(message["moves"])
                     self.over = message["state"]["result"] != "*"
                     self.changed.set()
 

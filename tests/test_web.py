@@ -262,24 +262,39 @@ def test_two_server_processes_on_postgresql_share_live_games(postgres_url: str) 
 
 def test_the_view_sent_over_websockets_is_the_view() -> None:
     """The JSON text written for clients (the move list spliced in, each ply's JSON written
-    once) says exactly what the view says, after moves, a draw offer and a correction."""
+    once, only the plies a client lacks) says exactly what the view says, after moves, a draw
+    offer and a correction."""
     from arbitro.game import Game  # noqa: PLC0415
     from arbitro.web.live import Hub, LiveGame, view  # noqa: PLC0415
 
     game = Game.create("fide-2023", "3+2", players=('Ana "la" <B>', "Bea"))
     live = LiveGame("g", game, "s", 0.0)
     hub = Hub(None, clock=lambda: 100.0)  # type: ignore[arg-type]  # the store is not used
+    clients: dict[str | None, tuple[list[dict[str, Any]], tuple[int, int] | None]] = {
+        role: ([], None) for role in (None, "white", "arbiter")
+    }
+
+    def check() -> None:
+        for role, (had, seen) in clients.items():
+            live.views.clear()
+            text, known = hub.view_text(live, role, seen)
+            sent = json.loads(text)
+            assert sent["moves_from"] <= len(had)
+            moves = had[: sent.pop("moves_from")] + sent.pop("moves")
+            clients[role] = (moves, known)
+            expected = view(live, hub.now(live), role)
+            assert moves == expected.pop("moves")
+            assert sent == expected
+
     game.start(0)
     for at, (side, move) in enumerate([("white", "e4"), ("black", "e5"), ("white", "Nf3")], 1):
         game.play(side, move, at * 1000)
-        for role in (None, "white", "arbiter"):
-            live.views.clear()
-            assert json.loads(hub.view_text(live, role)) == view(live, hub.now(live), role)
-    game.offer_draw("white", 4000)  # marks White's last move (=): its JSON is written again
+        check()
+    game.offer_draw("white", 4000)  # marks White's last move (=): it is sent again
+    check()
     game.arbiter("restore", 5000, ply=1)  # the list starts again from the first move
-    live.views.clear()
-    assert json.loads(hub.view_text(live, "black")) == view(live, hub.now(live), "black")
-    assert [m["text"] for m in view(live, 5000, None)["moves"]] == ["e4"]
+    check()
+    assert [m["text"] for m in clients["white"][0]] == ["e4"]
 
 
 def test_a_finished_game_nobody_follows_leaves_memory(tmp_path: Path) -> None:

@@ -731,13 +731,15 @@ async def _push(
     role: str | None,
     queue: asyncio.Queue[dict[str, Any]],
 ) -> None:
-    """Send the client its view after every change of the game."""
+    """Send the client its view after every change of the game (with the moves it lacks)."""
+    known: tuple[int, int] | None = None
     with contextlib.suppress(Exception):
         while True:
             await queue.get()
             while not queue.empty():  # several changes: one view of the latest
                 queue.get_nowait()
-            await websocket.send_text(hub.view_text(live, role))
+            text, known = hub.view_text(live, role, known)
+            await websocket.send_text(text)
 
 
 async def _listen(hub: Hub) -> None:

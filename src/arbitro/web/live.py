@@ -112,10 +112,13 @@ class LiveGame:
     #: after them (so that a new ply is written without replaying the game).
     written: list[Written] = field(default_factory=list)
     written_board: chess.Board | None = None
+    #: How many times plies already written were taken back (a correction, a reload): a client
+    #: that saw another count gets the whole move list again.
+    rewrites: int = 0
     clients: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     flag_timer: asyncio.TimerHandle | None = None
-    #: The latest view of each role as JSON text: (seq, monotonic instant, text).
-    views: dict[str | None, tuple[int, float, str]] = field(default_factory=dict)
+    #: The latest view text of each role and first ply sent: (seq, monotonic instant, text).
+    views: dict[tuple[str | None, int], tuple[int, float, str]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
@@ -377,21 +380,33 @@ class Hub:
             live.flag_timer = None
         live.views.clear()
 
-    def view_text(self, live: LiveGame, role: str | None) -> str:
-        """The view of ``role`` now, as JSON text: clients of one role share it while the game
-        has not changed (within a few ms), so a change costs one view per role, not per client.
-        """
+    def view_text(
+        self, live: LiveGame, role: str | None, known: tuple[int, int] | None = None
+    ) -> tuple[str, tuple[int, int]]:
+        """The view of ``role`` now, as JSON text, for a client that already has ``known``
+        (how many plies of the move list, and the game's rewrite count it saw; ``None``: a new
+        client). Only the plies it lacks are sent, and the last one it has (which may have
+        gained a clock or a draw offer): ``moves_from`` says where they go. Returns the text and
+        what the client then knows. Clients of one role share the text while the game has not
+        changed (within a few ms)."""
+        written = _write(live)
+        start = 0
+        if known is not None and known[1] == live.rewrites:
+            start = max(0, min(known[0], len(written)) - 1)
         now = self.clock()
-        cached = live.views.get(role)
+        key = (role, start)
+        cached = live.views.get(key)
         if cached is not None and cached[0] == live.seq and now - cached[1] < 0.02:
-            return cached[2]
-        # The move list is spliced in as JSON written once per ply: a view costs what changed,
-        # not the length of the game.
-        data = view(live, self.now(live), role, moves=False)
-        head = json.dumps(data, separators=(",", ":"))
-        text = f'{head[:-1]},"moves":{moves_json(live)}}}'
-        live.views[role] = (live.seq, now, text)
-        return text
+            text = cached[2]
+        else:
+            # The move list is spliced in as JSON written once per ply: a view costs what
+            # changed, not the length of the game.
+            data = view(live, self.now(live), role, moves=False)
+            head = json.dumps(data, separators=(",", ":"))
+            moves = ",".join(item.json() for item in written[start:])
+            text = f'{head[:-1]},"moves_from":{start},"moves":[{moves}]}}'
+            live.views[key] = (live.seq, now, text)
+        return text, (len(written), live.rewrites)
 
     def broadcast(self, live: LiveGame) -> None:
         """Tell every client of ``live`` that it changed (they ask for their own view), and
@@ -508,6 +523,8 @@ def _write(live: LiveGame) -> list[Written]:
         keep += 1
     board = live.written_board
     if keep < len(written) or board is None:
+        if keep < len(written):
+            live.rewrites += 1
         del written[keep:]
         board = chess.Board(game.setup.start_fen)
         for ply in plies[:keep]:
@@ -534,11 +551,6 @@ def _moves(live: LiveGame) -> list[dict[str, Any]]:
     """The move list as data (draw offers and clocks read fresh: a ply gains them after it is
     written)."""
     return [item.shown() for item in _write(live)]
-
-
-def moves_json(live: LiveGame) -> str:
-    """The move list as JSON text, each ply's JSON written once (again when it changes)."""
-    return "[" + ",".join(item.json() for item in _write(live)) + "]"
 
 
 def _spoken(ply: Ply, board: chess.Board) -> dict[str, str] | None:

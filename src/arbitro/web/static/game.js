@@ -345,6 +345,11 @@ function connect() {
   socket.addEventListener("message", (message) => {
     const data = JSON.parse(message.data)
     if (data.type === "state") {
+      if (data.moves_from) {
+        // An update carries only the moves this page lacks (and the last one it has).
+        if (!state || data.moves_from > state.moves.length) { send({do: "state"}); return }
+        data.moves = state.moves.slice(0, data.moves_from).concat(data.moves)
+      }
       state = data
       gameId = data.id
       receivedAt = performance.now()
