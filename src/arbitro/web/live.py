@@ -117,8 +117,8 @@ class LiveGame:
     rewrites: int = 0
     clients: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     flag_timer: asyncio.TimerHandle | None = None
-    #: The latest view text of each role and first ply sent: (seq, monotonic instant, text).
-    views: dict[tuple[str | None, int], tuple[int, float, str]] = field(default_factory=dict)
+    #: The latest view text of each role: (seq, first ply sent, monotonic instant, text).
+    views: dict[str | None, tuple[int, int, float, str]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
@@ -278,7 +278,12 @@ class Hub:
             if live.game.outcome(self.now(live)) is not None:
                 await asyncio.to_thread(self.store.mark_finished, live.id)
         self.broadcast(live)
-        self._forget_if_done(live)
+        current = self.games.get(live.id)
+        if current is not None and current is not live:
+            # The game was forgotten and loaded again meanwhile: that copy's clients learn of
+            # the event too.
+            await self.refresh(live.id, live.seq - 1)
+        self._forget(live)
 
     def _envelope_args(self, live: LiveGame, do: str, args: dict[str, Any]) -> dict[str, Any]:
         """A sealed move never reaches the store in clear: it is encrypted here under its
@@ -366,12 +371,16 @@ class Hub:
 
     def unsubscribe(self, live: LiveGame, queue: asyncio.Queue[dict[str, Any]]) -> None:
         live.clients.discard(queue)
-        self._forget_if_done(live)
+        self._forget(live, finished_only=False)
 
-    def _forget_if_done(self, live: LiveGame) -> None:
-        """A finished game that nobody follows leaves the server's memory (it is in the store,
-        and loaded again if asked for): memory stays flat however many games are played."""
-        if live.clients or live.game.outcome(self.now(live)) is None:
+    def _forget(self, live: LiveGame, *, finished_only: bool = True) -> None:
+        """A game that no client follows leaves the server's memory: it is in the store, and
+        loaded again when asked for, its clocks resumed from the wall time (an abandoned game
+        goes on, in the store). Memory stays flat however many games are played. After an HTTP
+        command only a finished game is forgotten (clients without WebSockets come back)."""
+        if live.clients:
+            return
+        if finished_only and live.game.outcome(self.now(live)) is None:
             return
         if self.games.get(live.id) is live:
             del self.games[live.id]
@@ -394,10 +403,9 @@ class Hub:
         if known is not None and known[1] == live.rewrites:
             start = max(0, min(known[0], len(written)) - 1)
         now = self.clock()
-        key = (role, start)
-        cached = live.views.get(key)
-        if cached is not None and cached[0] == live.seq and now - cached[1] < 0.02:
-            text = cached[2]
+        cached = live.views.get(role)
+        if cached is not None and cached[:2] == (live.seq, start) and now - cached[2] < 0.02:
+            text = cached[3]
         else:
             # The move list is spliced in as JSON written once per ply: a view costs what
             # changed, not the length of the game.
@@ -405,7 +413,7 @@ class Hub:
             head = json.dumps(data, separators=(",", ":"))
             moves = ",".join(item.json() for item in written[start:])
             text = f'{head[:-1]},"moves_from":{start},"moves":[{moves}]}}'
-            live.views[key] = (live.seq, now, text)
+            live.views[role] = (live.seq, start, now, text)
         return text, (len(written), live.rewrites)
 
     def broadcast(self, live: LiveGame) -> None:
