@@ -24,6 +24,7 @@ from arbitro.notation.board_reading import (
 )
 from arbitro.notation.letters import NotationError
 from arbitro.web.app import create_app
+from webclient import new_game, token
 
 START = chess.STARTING_FEN
 # White: King e1, Queen d1, Rook a1; Black: King e8, Queen d8 (colour agreement in es/fide).
@@ -180,18 +181,6 @@ def test_clocks_and_help_in_words() -> None:
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(f"sqlite:///{tmp_path}/blind.db")) as test_client:
         yield test_client
-
-
-def new_game(client: TestClient, **fields: Any) -> dict[str, str]:
-    body = {"white": "Ana", "black": "Bea", "time_control": "3+2", **fields}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    links: dict[str, str] = response.json()
-    return links
-
-
-def token(links: dict[str, str], role: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {links[role].split('#', 1)[1]}"}
 
 
 def play(client: TestClient, links: dict[str, str], moves: str) -> dict[str, Any]:

@@ -16,24 +16,13 @@ from fastapi.testclient import TestClient
 
 from arbitro.web.app import create_app
 from servers import free_port, start_server
+from webclient import new_game, token
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(f"sqlite:///{tmp_path}/web.db")) as test_client:
         yield test_client
-
-
-def new_game(client: TestClient, **fields: Any) -> dict[str, str]:
-    body = {"white": "Ana", "black": "Bea", "time_control": "3+2", **fields}
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    links: dict[str, str] = response.json()
-    return links
-
-
-def token(links: dict[str, str], role: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {links[role].split('#', 1)[1]}"}
 
 
 def command(client: TestClient, links: dict[str, str], role: str, **body: Any) -> httpx.Response:

@@ -18,6 +18,7 @@ from fastapi.testclient import TestClient
 
 from arbitro.notation.spoken import STYLES, announce
 from arbitro.web.app import create_app
+from webclient import token as auth
 
 AFTER_E4_E5 = chess.Board("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")
 BC4 = chess.Move.from_uci("f1c4")
@@ -37,10 +38,6 @@ def database(tmp_path: Path) -> str:
 def client(database: str) -> Iterator[TestClient]:
     with TestClient(create_app(database)) as test_client:
         yield test_client
-
-
-def auth(links: dict[str, str], role: str) -> dict[str, str]:
-    return {"Authorization": f"Bearer {links[role].split('#', 1)[1]}"}
 
 
 def send(client: TestClient, links: dict[str, str], role: str, **body: Any) -> Any:

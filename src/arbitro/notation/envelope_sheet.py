@@ -18,7 +18,8 @@ import chess.svg
 
 from arbitro.color import WHITE
 from arbitro.game.envelope import Envelope
-from arbitro.i18n import N_, gettext, normalize_language
+from arbitro.i18n import N_, gettext
+from arbitro.notation.scoresheet import page_start
 
 __all__ = ["render_html", "render_text"]
 
@@ -115,16 +116,7 @@ def render_html(envelope: Envelope, lang: str = "es") -> str:
     position = _t(N_("Position before the sealed move"), lang)
     diagram = chess.svg.board(board, size=230, coordinates=True, orientation=envelope.sealer)
     out = [
-        "<!DOCTYPE html>",
-        f'<html lang="{_e(normalize_language(lang))}">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>\n{_CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
+        *page_start(title, lang, _CSS),
         f"<h1>{_e(title)}</h1>",
         '<div class="sheet">',
         "<dl>",

@@ -367,6 +367,22 @@ def _e(text: str) -> str:
     return html.escape(text, quote=True)
 
 
+def page_start(title: str, lang: str, css: str) -> list[str]:
+    """The opening lines of a printable, self-contained HTML page, up to ``<main>``."""
+    return [
+        "<!DOCTYPE html>",
+        f'<html lang="{_e(normalize_language(lang))}">',
+        "<head>",
+        '<meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{_e(title)}</title>",
+        f"<style>\n{css}</style>",
+        "</head>",
+        "<body>",
+        "<main>",
+    ]
+
+
 def _cell(entry: str, lang: str) -> str:
     if not entry.endswith(DRAW_OFFER):
         return f"<td>{_e(entry)}</td>"
@@ -434,16 +450,7 @@ def render_html(sheet: Scoresheet) -> str:
         ("", N_("Time control"), sheet.time_control),
     ]
     out = [
-        "<!DOCTYPE html>",
-        f'<html lang="{_e(normalize_language(lang))}">',
-        "<head>",
-        '<meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{_e(title)}</title>",
-        f"<style>\n{_CSS}</style>",
-        "</head>",
-        "<body>",
-        "<main>",
+        *page_start(title, lang, _CSS),
         f"<h1>{_e(_t(N_('Scoresheet'), lang))}</h1>",
         '<dl class="header">',
     ]
