@@ -33,31 +33,16 @@ from __future__ import annotations
 
 import chess
 
+from arbitro.adjudication.search import KNIGHT_DISTANCES
+
 _DARK = chess.BB_DARK_SQUARES
 _LIGHT = chess.BB_LIGHT_SQUARES
 _CORNERS = (chess.A1, chess.H1, chess.A8, chess.H8)
 _DIST = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 
 
-def _knight_table() -> list[list[int]]:
-    table = []
-    for start in chess.SQUARES:
-        dist = [99] * 64
-        dist[start] = 0
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for sq in frontier:
-                for to in chess.scan_forward(chess.BB_KNIGHT_ATTACKS[sq]):
-                    if dist[to] == 99:
-                        dist[to] = dist[sq] + 1
-                        nxt.append(to)
-            frontier = nxt
-        table.append(dist)
-    return table
-
-
-_KNIGHT = _knight_table()
+# Knight distances between squares: the search's table.
+_KNIGHT = KNIGHT_DISTANCES
 # Per colour and square: the squares ahead of it on its file.
 _AHEAD = {
     chess.WHITE: [chess.BB_FILES[s & 7] & ~((chess.BB_SQUARES[s] << 1) - 1) for s in chess.SQUARES],

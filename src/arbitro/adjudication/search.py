@@ -90,6 +90,8 @@ def _knight_distances() -> list[list[int]]:
 
 
 _KNIGHT = _knight_distances()
+#: Knight moves between any two squares, for the other searches too.
+KNIGHT_DISTANCES = _KNIGHT
 _CHEB = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQUARES]
 _CORNER = [
     min(chess.square_distance(s, c) for c in (chess.A1, chess.H1, chess.A8, chess.H8))
