@@ -7,14 +7,20 @@ import csv
 import gzip
 import io
 import json
+import os
 import sys
+import tempfile
+import threading
 from pathlib import Path
+from unittest import mock
 
 import pytest
 import zstandard
+from hypothesis import given
+from hypothesis import strategies as st
 
-from arbitro.audit import audit_text
-from arbitro.audit.runner import iter_games, run
+from arbitro.audit import audit_text, runner
+from arbitro.audit.runner import iter_games, open_text, run
 from arbitro.cli import main
 
 
@@ -199,6 +205,82 @@ def test_all_cores_give_the_same_findings_in_the_same_order(database: Path) -> N
     one = [f.to_dict() for f in run([str(database)], jobs=1)]
     two = [f.to_dict() for f in run([str(database)], jobs=2)]
     assert one == two and one
+
+
+def test_byte_spans_for_processes_give_the_same_findings(
+    database: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Tiny spans (a cut near every game), a file given twice, a compressed file in between.
+    packed = tmp_path / "games.pgn.gz"
+    packed.write_bytes(gzip.compress(database.read_bytes()))
+    names = [str(database), str(packed), str(database)]
+    monkeypatch.setattr(runner, "SPAN_BYTES", (300, 1))
+    one = [f.to_dict() for f in run(names, jobs=1)]
+    counted: list[int] = []
+    two = [f.to_dict() for f in run(names, jobs=2, progress=counted.append)]
+    assert one == two and one
+    assert sum(counted) == 3 * (len(ALL) * 25 + 1)
+    assert len(counted) > len(ALL) * 25 / 2  # the plain files were cut in many spans
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+@pytest.mark.timeout(120)
+def test_a_named_pipe_is_read_whole_with_processes_too(database: Path, tmp_path: Path) -> None:
+    expected = [f.to_dict() for f in run([str(database)], jobs=1)]
+    pipe = tmp_path / "pipe.pgn"
+    os.mkfifo(pipe)
+    writer = threading.Thread(target=lambda: pipe.write_bytes(database.read_bytes()))
+    writer.start()
+    got = [f.to_dict() for f in run([str(pipe)], jobs=2)]
+    writer.join()
+    assert [{**f, "file": ""} for f in got] == [{**f, "file": ""} for f in expected]
+
+
+# Pieces of PGN files, bytes: lines of tags and moves with every end of line, blank lines of
+# spaces, comments over blank lines and over tag lines, marks of byte order, bytes that are not
+# UTF-8, spaces that only Unicode knows before a tag.
+PIECES = [
+    b'[Event "x"]\n',
+    b'[Event "x"]\r\n',
+    b"\n",
+    b"\r\n",
+    b"\r",
+    b"  \n",
+    b"\t\r\n",
+    b"1. e4 e5 *\n",
+    b"1. d4 d5 1-0\r\n",
+    b"1. e4 {a comment\n",
+    b"} e5\n",
+    b"{",
+    b"}",
+    b"e4",
+    b'\xc2\xa0[Event "y"]\n',
+    b'\xe2\x80\x83[Site "z"]\n',
+    b"\xef\xbb\xbf",
+    b"\xff\xc3",
+    b' [Site "z"]\n',
+    b"[not a tag\n",
+    b"\x0c\n",
+    b"; a comment\n",
+    b"% an escape\n",
+]
+
+
+@given(st.lists(st.sampled_from(PIECES), max_size=60), st.integers(1, 200))
+def test_byte_spans_hold_the_games_of_the_whole_file(pieces: list[bytes], span: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        path = str(Path(folder) / "games.pgn")
+        Path(path).write_bytes(b"".join(pieces))
+        with mock.patch.object(runner, "SPAN_BYTES", (span, 1)):
+            spans = list(runner._byte_spans([path], jobs=2))
+        got = [
+            game for _, start, length in spans for game in runner.span_games(path, start, length)
+        ]
+        with open_text(path) as handle:
+            assert got == list(iter_games(handle))
+        ends = [0] + [start + length for _, start, length in spans]
+        assert [start for _, start, _ in spans] == ends[:-1]  # contiguous, from the start
+        assert ends[-1] == len(b"".join(pieces))
 
 
 def test_compressed_files_and_standard_input(

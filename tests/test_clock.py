@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 from hypothesis import given
@@ -421,6 +421,43 @@ def test_remaining_time_is_never_negative(control: TimeControl, script: list[Ste
         for side in (WHITE, BLACK):
             assert before.remaining(side, now) >= 0
             assert after.remaining(side, now + 1_000_000) >= 0
+
+
+def press_the_long_way(clock: Clock, at: int) -> Clock:
+    """A press computed by the clock's general run of time (``_run``): what ``press`` gives,
+    and the reference for its shortcut in an ordinary turn."""
+    mover = clock.turn
+    time, other_time, _, charged, flags, periods, starts = clock._run(at)
+    index = periods[mover]
+    period = clock.control.period(index)
+    if time > 0:
+        time += period.increment_ms
+        if period.delay_kind is DelayKind.BRONSTEIN:
+            time += min(charged, period.delay_ms)
+    moves = clock.moves[mover] + 1
+    if period.moves is not None and moves - starts[mover] == period.moves:
+        periods = periods.replace(mover, index + 1)
+        starts = starts.replace(mover, moves)
+        time += clock.control.period(index + 1).time_ms
+    return replace(
+        clock,
+        settled=ByColor(time, other_time) if mover == WHITE else ByColor(other_time, time),
+        turn=not mover,
+        since=at,
+        turn_used=0,
+        turn_charged=0,
+        moves=clock.moves.replace(mover, moves),
+        period_index=periods,
+        period_start=starts,
+        flags=flags,
+    )
+
+
+@given(timed_controls(), steps)
+def test_a_press_is_the_general_run_of_time(control: TimeControl, script: list[Step]) -> None:
+    for step, now, before, after in run(control, script):
+        if step.what == "press":
+            assert after == press_the_long_way(before, now)
 
 
 @given(timed_controls(), steps)

@@ -130,16 +130,28 @@ class Clock:
             )
         self._check_time(at)
         mover = self.turn
-        time, other_time, _, charged, flags, periods, starts = self._run(at)
-        index = periods[mover]
-        period = self.control.period(index)
-        # A clock at zero (its flag down) gets no increment or delay; only a new period's time
-        # (as digital clocks do when the move count of the period is reached).
-        if time > 0:
-            time += period.increment_ms
-            if period.delay_kind is DelayKind.BRONSTEIN:
-                time += min(charged, period.delay_ms)
-        moves = self.moves[mover] + 1
+        control = self.control
+        settled = self.settled
+        index = self.period_index.white if mover else self.period_index.black
+        period = control.period(index)
+        time = settled.white if mover else settled.black
+        elapsed = at - self.since
+        if period.delay_kind is None and elapsed < time and not control.is_hourglass:
+            # The usual turn, no delay and time left: what _run would find, without its loop.
+            time += period.increment_ms - elapsed
+            other_time = settled.black if mover else settled.white
+            flags, periods, starts = self.flags, self.period_index, self.period_start
+        else:
+            time, other_time, _, charged, flags, periods, starts = self._run(at)
+            index = periods[mover]
+            period = control.period(index)
+            # A clock at zero (its flag down) gets no increment or delay; only a new period's
+            # time (as digital clocks do when the move count of the period is reached).
+            if time > 0:
+                time += period.increment_ms
+                if period.delay_kind is DelayKind.BRONSTEIN:
+                    time += min(charged, period.delay_ms)
+        moves = (self.moves.white if mover else self.moves.black) + 1
         if period.moves is not None and moves - starts[mover] == period.moves:
             # The last move of the period: the next period's time is added (it repeats).
             periods = periods.replace(mover, index + 1)

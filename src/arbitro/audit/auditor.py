@@ -32,7 +32,13 @@ from arbitro.audit.findings import Finding
 from arbitro.editions import Edition, FlagDrawRule
 from arbitro.errors import ArbitroError
 from arbitro.game import Game, GameSetup
-from arbitro.notation.pgn import MainlineRecord, control_for, edition_for, read_mainline
+from arbitro.notation.pgn import (
+    MainlineRecord,
+    control_for,
+    edition_for,
+    read_mainline,
+    read_plain_mainline,
+)
 
 #: Ends the engine decides by itself: moves after them should not exist.
 AUTOMATIC_ENDS = frozenset(
@@ -53,15 +59,19 @@ _SAN_TOKEN = re.compile(
 
 def audit_text(text: str, *, file: str, game: int, edition: Edition | None = None) -> list[Finding]:
     """Audit the PGN text of one game (its tags and movetext)."""
-    broken = _unreadable(text)
-    if broken is not None:
-        return [Finding(file, game, None, "unreadable-game", "", "", broken)]
-    try:
-        record = read_mainline(io.StringIO(text))
-    except (ValueError, KeyError) as error:  # python-chess gives up on some inputs
-        return [Finding(file, game, None, "unreadable-game", "", "", str(error))]
+    # A game in the plain form of exports has nothing _unreadable could object to: its words
+    # are moves, numbers, NAGs and results, its comments close on their line.
+    record = read_plain_mainline(text)
     if record is None:
-        return []
+        broken = _unreadable(text)
+        if broken is not None:
+            return [Finding(file, game, None, "unreadable-game", "", "", broken)]
+        try:
+            record = read_mainline(io.StringIO(text))
+        except (ValueError, KeyError) as error:  # python-chess gives up on some inputs
+            return [Finding(file, game, None, "unreadable-game", "", "", str(error))]
+        if record is None:
+            return []
     return audit_record(record, file=file, game=game, edition=edition)
 
 
@@ -125,16 +135,20 @@ class _Run:
         remaining = [control.initial_ms, control.initial_ms] if timed else None
         increment = control.periods[0].increment_ms if timed else 0
         want_threefold = want_fifty = True
-        for index, san in enumerate(record.sans):
+        sans = record.sans
+        clocks = record.clocks
+        last = len(sans) - 1
+        for index, san in enumerate(sans):
             if remaining is not None:
-                clock_after = record.clocks[index]
+                clock_after = clocks[index]
                 assert clock_after is not None
                 at += max(0, remaining[turn] - clock_after + increment)
                 remaining[turn] = clock_after
             else:
                 at += 1000
             try:
-                game.play("white" if turn else "black", san, at)
+                # play() with the next move read ahead (see Game.replay_move)
+                game.replay_move(turn, san, at, sans[index + 1] if index < last else None)
             except ArbitroError as error:
                 self.stopped_at = index
                 self.error = error

@@ -5,6 +5,11 @@ process, by a pool of processes, or by the workers of a Dask cluster) and the fi
 yielded chunk by chunk in file order, so every way of running gives the same output in the same
 order. At most a few chunks per worker are in flight: memory stays flat on files of any size.
 
+For a pool of processes, a plain file is cut by bytes: the caller only looks for a game start
+near each cut (a tag line after a blank line after movetext, a start whatever came before), and
+each worker reads, splits and audits its part and counts its games; the caller numbers the
+games as it yields the findings in order. Almost all the work is then done in the workers.
+
 For a cluster, a plain file is sent as (path, byte offset, length): each worker reads its part
 from a path every worker can see. A compressed file or standard input is read by the caller and
 its games are sent as text.
@@ -15,12 +20,15 @@ from __future__ import annotations
 import bz2
 import gzip
 import io
+import multiprocessing
+import multiprocessing.context
 import os
+import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO, TextIO
 
 from arbitro.audit.auditor import audit_text
@@ -29,6 +37,10 @@ from arbitro.editions import Edition
 
 #: Games per chunk: big enough that shipping a chunk costs little next to auditing it.
 CHUNK_GAMES = 100
+
+#: Bytes of a plain file per chunk for a pool of processes, at most and at least: the chunks
+#: shrink towards the end of the work, so that the workers finish together.
+SPAN_BYTES = (1 << 19, 1 << 14)
 
 COMPRESSED = (".gz", ".bz2", ".zst")
 
@@ -126,6 +138,69 @@ def audit_chunk(chunk: Chunk) -> list[Finding]:
     return found
 
 
+def span_games(path: str, offset: int, length: int) -> Iterator[str]:
+    """The games of a byte span of a plain file that starts with a game, read the way
+    :func:`open_text` reads the whole file: the same texts as the whole file's there."""
+    with open(path, "rb") as handle:
+        handle.seek(offset)
+        data = handle.read(length)
+    yield from iter_games(
+        io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="replace", newline=None)
+    )
+
+
+def audit_span(
+    path: str, offset: int, length: int, edition: str | None
+) -> tuple[int, list[Finding]]:
+    """Audit the games of a byte span (see :func:`span_games`): the number of games, and the
+    findings, with the games numbered from 1 in the span."""
+    chosen = Edition.get(edition) if edition else None
+    found: list[Finding] = []
+    count = 0
+    for count, game in enumerate(span_games(path, offset, length), 1):
+        found.extend(audit_text(game, file=path, game=count, edition=chosen))
+    return count, found
+
+
+# Where a game surely starts: a line that begins with "[" after a blank line, after a line that
+# begins with a printable character other than "[" (movetext, so that _Splitter has seen moves
+# and the blank line makes the tag line a tag even inside a comment). Only "\r\n" and "\n" end
+# these lines, so that the lines of the text are the lines seen here.
+_GAME_START = re.compile(rb"\n[!-Z\\-~][^\r\n]*\r?\n(?:\r?\n)+\[")
+
+
+def _game_start(handle: BinaryIO, offset: int) -> int | None:
+    """The offset of the first sure game start at or after ``offset`` (None: none)."""
+    block = 1 << 16
+    while True:
+        handle.seek(max(0, offset - 1))
+        data = handle.read(block)
+        match = _GAME_START.search(data)
+        if match is not None:
+            return max(0, offset - 1) + match.end() - 1
+        if len(data) < block:
+            return None
+        block *= 4
+
+
+def _byte_spans(paths: list[str], jobs: int) -> Iterator[tuple[int, int, int]]:
+    """(index of the file in ``paths``, offset, length) of parts of plain files, each starting
+    with a game (or at the start of its file); smaller towards the end of all the work."""
+    sizes = [os.path.getsize(path) for path in paths]
+    left = sum(sizes)
+    largest, smallest = SPAN_BYTES
+    for index, (path, size) in enumerate(zip(paths, sizes, strict=True)):
+        with open(path, "rb") as handle:
+            start = 0
+            while start < size:
+                want = max(smallest, min(largest, left // (4 * jobs)))
+                cut = _game_start(handle, start + want) if start + want < size else None
+                end = size if cut is None else cut
+                yield index, start, end - start
+                left -= end - start
+                start = end
+
+
 def _text_chunks(path: str, edition: str | None) -> Iterator[tuple[Chunk, int]]:
     with open_text(path) as handle:
         batch: list[str] = []
@@ -203,8 +278,61 @@ def run(
             if progress is not None:
                 progress(count)
         return
-    with ProcessPoolExecutor(jobs) as pool:
-        yield from _ordered(pool, chunks(paths, edition), 2 * jobs, progress)
+    with ProcessPoolExecutor(jobs, mp_context=_worker_context()) as pool:
+        names = list(paths)
+        start = 0
+        while start < len(names):
+            # Plain files go by byte spans; compressed files and standard input as texts.
+            end = start
+            while end < len(names) and _plain(names[end]):
+                end += 1
+            if end > start:
+                yield from _ordered_spans(pool, names[start:end], edition, jobs, progress)
+            else:
+                end = start + 1
+                yield from _ordered(pool, chunks(names[start:end], edition), 2 * jobs, progress)
+            start = end
+
+
+def _worker_context() -> multiprocessing.context.BaseContext:
+    """Workers started by a fork server: a forked copy of this process would also hold every
+    file it has open, such as the write end of a named pipe that a thread of this process
+    writes and this process reads, which then never ends."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["arbitro.audit.runner"])
+    return context
+
+
+def _plain(path: str) -> bool:
+    """Whether ``path`` can be cut by bytes: a regular file, not compressed (a pipe or a
+    device is read from its start, as a text)."""
+    return path != "-" and not path.endswith(COMPRESSED) and os.path.isfile(path)
+
+
+def _ordered_spans(
+    pool: Executor, paths: list[str], edition: str | None, jobs: int, progress: Progress | None
+) -> Iterator[Finding]:
+    """Audit byte spans in the pool and yield their findings in order, numbering the games of
+    each file. A span costs nothing to ship: many may wait, so a slow one holds no worker up."""
+    pending: deque[tuple[Future[tuple[int, list[Finding]]], int]] = deque()
+    before = [0] * len(paths)  # games of each file in the spans settled so far
+
+    def settle() -> Iterator[Finding]:
+        future, index = pending.popleft()
+        count, found = future.result()
+        offset = before[index]
+        before[index] += count
+        if progress is not None:
+            progress(count)
+        for finding in found:
+            yield replace(finding, game=finding.game + offset) if offset else finding
+
+    for index, start, length in _byte_spans(paths, jobs):
+        pending.append((pool.submit(audit_span, paths[index], start, length, edition), index))
+        if len(pending) >= 16 * jobs:
+            yield from settle()
+    while pending:
+        yield from settle()
 
 
 def _ordered(

@@ -38,7 +38,7 @@ from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePo
 from arbitro.errors import ClockError, GameError
 from arbitro.game.envelope import Envelope, key_bytes, open_sealed
 from arbitro.game.events import COMMANDS, BoardMode, Event, GameSetup
-from arbitro.game.moves import Resolved, resolve
+from arbitro.game.moves import Resolved, fast_san, resolve
 from arbitro.game.state import (
     RESULTS,
     TERMINATIONS,
@@ -189,6 +189,10 @@ class Game:
         self._start = chess.Board(setup.start_fen)
         self._events: list[Event] = []
         self._fen_cache: tuple[list[Any], int, str] | None = None
+        # The next move of a replay, read ahead on the position it is played in (see
+        # replay_move): the position's key list, its length, the text and the move.
+        self._ahead: tuple[list[Any], int, str, chess.Move] | None = None
+        self._pending_move: Ply | None = None
         self._reset_position([])
         self._clock: Clock | None = Clock.new(setup.control) if setup.control.is_timed else None
         self._started = False
@@ -307,6 +311,48 @@ class Game:
     def play(self, by: str, move: str | chess.Move, at: int) -> None:
         """Move and press at the same instant."""
         self.apply(Event(at, by, "play", {"move": _move_text(move)}))
+
+    def replay_move(self, color: Color, move: str, at: int, following: str | None = None) -> None:
+        """The same as :meth:`play` by ``color`` (the same event in the log, the same state
+        after it, the same refusal), with less work per move, for replaying a recorded game.
+
+        In an ordinary turn (the game started and not over, no adjournment, no move or
+        declared move pending, ``color`` to move with his clock running and no flag down) the
+        checks :meth:`play` makes one by one are made at once; anything else goes through
+        :meth:`play`. ``following``, the move recorded next, is read ahead once the move is on
+        the board: when it is legal there, the side to move has a legal move, which settles
+        the test for checkmate and stalemate, and the next call reuses the reading.
+        """
+        clock = self._clock
+        if (
+            at < self._now
+            or self._outcome is not None
+            or not self._started
+            or self._adjournment is not None
+            or self._pending_move is not None
+            or self._must_play is not None
+            or not move.strip()
+            or (
+                self._board.turn != color
+                if clock is None
+                else not clock.running or clock.turn != color or self._flag_outcome(at) is not None
+            )
+        ):
+            self.play("white" if color else "black", move, at)
+            return
+        ahead = self._ahead
+        keys = self._keys
+        if ahead is not None and ahead[0] is keys and ahead[1] == len(keys) and ahead[2] == move:
+            resolved = Resolved(ahead[3])
+        else:
+            resolved = resolve(self._board, move, self._lang, self._physical)
+        self._make(color, resolved, at, following)
+        if self._outcome is None:
+            self._complete(color, at)
+        else:
+            self._pending_move = None  # the move ended the game: no press is needed
+        self._events.append(Event(at, "white" if color else "black", "play", {"move": move}))
+        self._now = at
 
     def offer_draw(self, by: str, at: int) -> None:
         self.apply(Event(at, by, "offer-draw"))
@@ -521,12 +567,11 @@ class Game:
         self._board = board
         self._plies = plies
         self._keys = keys
+        self._ahead = None
         self._counts = counts
         # Whether some position has occurred twice: until then no repetition can be claimed.
         self._repeated = any(n >= 2 for n in counts.values())
-        self._pending_move: Ply | None = (
-            plies[-1] if plies and plies[-1].pressed_at is None else None
-        )
+        self._pending_move = plies[-1] if plies and plies[-1].pressed_at is None else None
 
     def _position_after(self, plies: list[Ply]) -> chess.Board:
         board = self._start.copy(stack=False)
@@ -740,22 +785,35 @@ class Game:
             raise _refuse("bad-argument", N_("A move is needed (SAN or UCI)."))
         return resolve(self._board, text, self._lang, self._physical)
 
-    def _make(self, color: Color, resolved: Resolved, at: int) -> None:
-        """Put a resolved move on the board (everything has been checked)."""
+    def _make(
+        self, color: Color, resolved: Resolved, at: int, following: str | None = None
+    ) -> None:
+        """Put a resolved move on the board (everything has been checked). ``following``: the
+        next move of a replay, to read ahead (see :meth:`replay_move`)."""
         board = self._board
         move = resolved.move
         # Only a capture, a promotion or a pawn move can make a position dead.
         changes_material = resolved.legal and (
             move.promotion is not None
-            or board.is_capture(move)
             or board.pawns & chess.BB_SQUARES[move.from_square] != 0
+            or board.is_capture(move)
         )
         board.push(move)
         key = board._transposition_key()
-        self._keys.append(key)
+        keys = self._keys
+        keys.append(key)
         count = self._counts[key] = self._counts.get(key, 0) + 1
         if count >= 2:
             self._repeated = True
+        self._ahead = None
+        can_move = False
+        if following is not None and self._lang == "en" and not self._physical:
+            # A legal next move proves that the side to move has one (the only use of the
+            # reading here: it is a move fast_san found legal, as resolve would read it).
+            ahead = fast_san(board, following)
+            if ahead is not None:
+                self._ahead = (keys, len(keys), following, ahead)
+                can_move = True
         ply = Ply(color, move, resolved.reason, at)
         if self._offer_to_mark == color:
             ply.draw_offer = True
@@ -766,21 +824,25 @@ class Game:
         if self._offer is not None and self._offer != color:
             self._offer = None  # a move declines the opponent's offer (9.1)
         if resolved.legal:
-            ending = self._automatic_end(changes_material, at)
+            ending = self._automatic_end(changes_material, at, can_move)
             if ending is not None:
                 self._end(ending)
 
-    def _automatic_end(self, structure_changed: bool, at: int) -> Outcome | None:
-        """Checkmate, stalemate, dead position, fivefold repetition, 75 moves."""
+    def _automatic_end(
+        self, structure_changed: bool, at: int, can_move: bool = False
+    ) -> Outcome | None:
+        """Checkmate, stalemate, dead position, fivefold repetition, 75 moves. ``can_move``:
+        the side to move is already known to have a legal move."""
         board = self._board
         edition = self.edition
-        if not has_legal_move(board):
+        if not can_move and not has_legal_move(board):
             if board.is_check():
                 return self._outcome_for(win_for(not board.turn), "checkmate", at)
             return self._outcome_for(DRAW, "stalemate", at)
         if structure_changed and may_be_dead(board) and is_dead_position(board):
             return self._outcome_for(DRAW, "dead-position", at)
-        if edition.fivefold is not None and self._fivefold():
+        # Either rule needs the position to have occurred five times: the count says first.
+        if edition.fivefold is not None and self._counts[self._keys[-1]] >= 5 and self._fivefold():
             return self._outcome_for(DRAW, "fivefold-repetition", at)
         if edition.seventy_five_moves and board.halfmove_clock >= 150:
             return self._outcome_for(DRAW, "seventy-five-moves", at)
@@ -815,8 +877,9 @@ class Game:
         if clock is not None:
             if clock.running:
                 self._used[color] += clock.turn_used + at - clock.since
-            self._clock = clock.press(at, color)
-            ply.clock_after = self._clock.remaining(color, at)
+            pressed = self._clock = clock.press(at, color)
+            # The pressed clock stands at ``at``: its settled time is what remains then.
+            ply.clock_after = pressed.settled[color]
         ply.pressed_at = at
         self._pending_move = None
 

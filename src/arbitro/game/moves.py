@@ -19,6 +19,7 @@ from arbitro.i18n import N_, Text
 from arbitro.notation.algebraic import read
 from arbitro.notation.letters import NotationError, to_english_san
 
+_BB_SQUARES = chess.BB_SQUARES
 _UCI = re.compile(r"^[a-h][1-8][a-h][1-8][qrbnk]?$")
 _SAN = re.compile(
     r"^(?P<piece>[NBRQK])?(?P<file>[a-h])?(?P<rank>[1-8])?x?(?P<to>[a-h][1-8])"
@@ -79,8 +80,11 @@ def resolve(board: chess.Board, text: str | chess.Move, lang: str, physical: boo
 
 def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> chess.Move:
     if lang == "en":
-        # python-chess's own reader is the fast path for English SAN; the notation reader
-        # below explains what it refuses.
+        # Ordinary moves first, from the pieces that can reach the square; then python-chess's
+        # own reader; the notation reader below explains what both refuse.
+        move = fast_san(board, entry)
+        if move is not None:
+            return move
         with contextlib.suppress(ValueError):
             return board.parse_san(entry)
     reading = read(entry, board, lang)
@@ -122,6 +126,168 @@ def _from_san(board: chess.Board, entry: str, lang: str, physical: bool) -> ches
         entry=entry,
         reason=reason,
     )
+
+
+class _Form(NamedTuple):
+    """What an ordinary SAN says, whatever the position: the piece, the target square, the
+    squares it may come from (a file or rank written), for a pawn the file written (-1: none)
+    and the promotion."""
+
+    piece: chess.PieceType
+    to: chess.Square
+    origins: chess.Bitboard
+    file: int
+    promotion: chess.PieceType | None
+
+
+# What parse_san accepts after the square for a promotion (a king is never a legal one).
+_PROMOTIONS = {
+    mark + letter: chess.PIECE_SYMBOLS.index(letter.lower())
+    for mark in ("", "=")
+    for letter in "NBRQnbrq"
+}
+_SQUARE_INDEX = {name: index for index, name in enumerate(chess.SQUARE_NAMES)}
+
+#: The forms of the SAN texts read so far (None: not an ordinary SAN); a replay reads the same
+#: few hundred texts again and again.
+_FORMS: dict[str, _Form | None] = {}
+_FORMS_KEPT = 20_000
+
+
+def _form(san: str) -> _Form | None:
+    try:
+        return _FORMS[san]
+    except KeyError:
+        pass
+    form = _read_form(san)
+    if len(_FORMS) < _FORMS_KEPT:
+        _FORMS[san] = form
+    return form
+
+
+def _read_form(san: str) -> _Form | None:
+    match = chess.SAN_REGEX.match(san)
+    if match is None:
+        return None
+    letter, file, rank, target, promotion = match.groups()
+    to = _SQUARE_INDEX[target]
+    if letter is not None:
+        if promotion is not None:
+            return None
+        origins = chess.BB_ALL
+        if file is not None:
+            origins &= chess.BB_FILES[ord(file) - 97]
+        if rank is not None:
+            origins &= chess.BB_RANKS[int(rank) - 1]
+        return _Form(chess.PIECE_SYMBOLS.index(letter.lower()), to, origins, -1, None)
+    promoted = None
+    if promotion is not None:
+        promoted = _PROMOTIONS.get(promotion)
+        if promoted is None:
+            return None
+    column = -1 if file is None else ord(file) - 97
+    if rank is not None or (column >= 0 and abs(column - chess.square_file(to)) != 1):
+        return None
+    return _Form(chess.PAWN, to, chess.BB_ALL, column, promoted)
+
+
+def fast_san(board: chess.Board, san: str) -> chess.Move | None:
+    """The legal move an ordinary English SAN names (``Nf3``, ``Rae1``, ``exd5``, ``e8=Q+``),
+    or ``None`` to leave the answer to :meth:`chess.Board.parse_san`.
+
+    ``parse_san`` generates every legal move of the pieces of the right kind to find the one
+    meant; here only the pieces that can reach the target square are tried (from the attack
+    pattern of that square). Each candidate is a pseudo-legal move by construction, so it is
+    legal unless it leaves the king in check, which python-chess's own test decides. Whenever
+    a move is returned it is the one ``parse_san`` returns; castling, fully specified moves,
+    king promotions, and moves that are illegal, ambiguous or unreadable give ``None``.
+    """
+    form = _form(san)
+    if form is None:
+        return None
+    piece, to, origins, file, promoted = form
+    bit = _BB_SQUARES[to]
+    turn = board.turn
+    own = board.occupied_co[turn]
+    if own & bit:
+        return None
+    if piece != chess.PAWN:
+        found = None
+        for origin in chess.scan_forward(origins & own & _reaching(board, piece, to)):
+            move = chess.Move(origin, to)
+            if _safe(board, move):
+                if found is not None:
+                    return None  # ambiguous: parse_san says why
+                found = move
+        return found
+    if (promoted is not None) != bool(bit & (chess.BB_RANK_8 if turn else chess.BB_RANK_1)):
+        return None
+    pawns = board.pawns & own
+    back = -8 if turn else 8
+    origin = to + back
+    if not 0 <= origin < 64:
+        return None
+    if file < 0:
+        # A step or a double step straight ahead, onto an empty square.
+        if board.occupied & bit:
+            return None
+        if not pawns & _BB_SQUARES[origin]:
+            double = origin + back
+            if (
+                board.occupied & _BB_SQUARES[origin]
+                or to >> 3 != (3 if turn else 4)
+                or not pawns & _BB_SQUARES[double]
+            ):
+                return None
+            origin = double
+    else:
+        # A capture from the next file, onto a piece of the opponent or en passant (onto the
+        # empty square behind a pawn that has just made a double step).
+        origin += file - (to & 7)
+        if not pawns & _BB_SQUARES[origin] or not (
+            board.occupied_co[not turn] & bit
+            or (to == board.ep_square and to >> 3 == (5 if turn else 2))
+        ):
+            return None
+    move = chess.Move(origin, to, promoted)
+    return move if _safe(board, move) else None
+
+
+def _safe(board: chess.Board, move: chess.Move) -> bool:
+    """Whether a pseudo-legal move of the side to move is legal: ``not board.is_into_check``
+    (python-chess's is_legal without its pseudo-legality test, for pawns a generation of pawn
+    moves), with its steps written out so that the usual case skips the search for pins."""
+    turn = board.turn
+    king = board.king(turn)
+    if king is None:
+        return True
+    if board.attackers_mask(not turn, king):
+        return not board.is_into_check(move)  # in check: python-chess's test of evasions
+    origin = move.from_square
+    if origin != king and not chess.BB_RAYS[king][origin] and not board.is_en_passant(move):
+        return True  # off every line through the king: it cannot be pinned
+    return board._is_safe(king, board._slider_blockers(king), move)
+
+
+def _reaching(board: chess.Board, piece: chess.PieceType, to: chess.Square) -> chess.Bitboard:
+    """The pieces of type ``piece`` (either colour) that attack ``to``: moves are symmetric,
+    so they are the squares such a piece on ``to`` would attack."""
+    occupied = board.occupied
+    if piece == chess.KNIGHT:
+        reach = chess.BB_KNIGHT_ATTACKS[to]
+        return reach & board.knights
+    if piece == chess.KING:
+        return chess.BB_KING_ATTACKS[to] & board.kings
+    diagonal = chess.BB_DIAG_ATTACKS[to][chess.BB_DIAG_MASKS[to] & occupied]
+    straight = (
+        chess.BB_RANK_ATTACKS[to][chess.BB_RANK_MASKS[to] & occupied]
+        | chess.BB_FILE_ATTACKS[to][chess.BB_FILE_MASKS[to] & occupied]
+    )
+    if piece == chess.BISHOP:
+        return diagonal & board.bishops
+    if piece == chess.ROOK:
+        return straight & board.rooks
+    return (diagonal | straight) & board.queens
 
 
 def _displacement(board: chess.Board, english: str) -> chess.Move | None:

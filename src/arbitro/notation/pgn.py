@@ -116,6 +116,79 @@ def read_mainline(handle: TextIO) -> MainlineRecord | None:
     return chess.pgn.read_game(handle, Visitor=MainlineCollector)
 
 
+# A game in the plain form online servers export: tag lines, one blank line, then movetext of
+# move numbers, moves (with check marks and !? annotations), one-line comments, NAGs and
+# results, a space or an end of line apart, and then only ends of line. No character that
+# str.splitlines takes for the end of a line may appear but "\n" (the audit's check for stray
+# words reads the text by those lines, python-chess's reader by "\n").
+_NOT_ON_A_LINE = "\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+_PLAIN_TAG = r'\[([A-Za-z0-9][A-Za-z0-9_+#=:-]*) +"([^"\\' + _NOT_ON_A_LINE + r']*)"\] *\n'
+_PLAIN_MOVE = r"(?:[NBKRQ]?[a-h]?[1-8]?x?[a-h][1-8](?:=[NBRQ])?|O-O(?:-O)?|0-0(?:-0)?)"
+_PLAIN_COMMENT = r"\{[^{}" + _NOT_ON_A_LINE + r"]*\}"
+_PLAIN_GAME = re.compile(
+    rf"(?P<tags>(?:{_PLAIN_TAG})+)\n"
+    r"(?P<moves>(?:\d+\.(?:\.\.)?(?=[NBKRQa-hO])"  # a move number, its move right after it
+    rf"|(?:\d+\.(?:\.\.)?|{_PLAIN_MOVE}[+#]?(?:[!?]{{1,2}})?|{_PLAIN_COMMENT}|\$\d+"
+    r"|1-0|0-1|1/2-1/2|\*)(?:[ \n]|\Z))+)\n*"
+)
+_PLAIN_HEADER = re.compile(_PLAIN_TAG)
+_PLAIN_TOKEN = re.compile(rf"({_PLAIN_MOVE})|\{{([^}}]*)\}}|(1-0|0-1|1/2-1/2|\*)")
+# Without comments, moves and results are all there is to read (neither can match inside a
+# move number, a NAG or the other).
+_PLAIN_MOVES = re.compile(_PLAIN_MOVE)
+_PLAIN_RESULTS = re.compile(r"1-0|0-1|1/2-1/2|\*")
+
+
+def read_plain_mainline(text: str) -> MainlineRecord | None:
+    """The record :func:`read_mainline` reads from ``text`` (one game), read with two regular
+    expressions when the game is in the plain form online servers export (no ``FEN`` tag, no
+    variant but standard, nothing but moves, numbers, one-line comments, NAGs and results in
+    the movetext); ``None`` for any other text, to be read with :func:`read_mainline`.
+
+    >>> record = read_plain_mainline('[Result "1-0"]\\n\\n1. e4 { [%clk 0:03:01] } 1-0\\n')
+    >>> record is not None and (record.sans, record.clocks, record.result)
+    (['e4'], [181000], '1-0')
+    """
+    match = _PLAIN_GAME.fullmatch(text)
+    if match is None:
+        return None
+    record = MainlineRecord()
+    headers = record.headers
+    for tag in _PLAIN_HEADER.finditer(match.group("tags")):
+        headers[tag.group(1)] = tag.group(2)
+    if "FEN" in headers or headers.get("Variant", "Standard") != "Standard":
+        return None  # a board python-chess might refuse: its reader says why
+    moves = match.group("moves")
+    if "{" not in moves:
+        record.sans = _PLAIN_MOVES.findall(moves)
+        record.clocks = [None] * len(record.sans)
+        record.spent = [None] * len(record.sans)
+        results = _PLAIN_RESULTS.findall(moves)
+        if results:
+            record.result = results[-1]
+        return record
+    sans, clocks, spent = record.sans, record.clocks, record.spent
+    for token in _PLAIN_TOKEN.finditer(moves):
+        san, comment, result = token.groups()
+        if san is not None:
+            sans.append(san)
+            clocks.append(None)
+            spent.append(None)
+        elif comment is not None:
+            if sans:  # as MainlineCollector.visit_comment
+                if "%clk" in comment:
+                    clk = _CLK.search(comment)
+                    if clk:
+                        clocks[-1] = _hms(clk)
+                if "%emt" in comment:
+                    emt = _EMT.search(comment)
+                    if emt:
+                        spent[-1] = _hms(emt)
+        else:
+            record.result = result
+    return record
+
+
 def iter_mainlines(handle: TextIO) -> Iterator[MainlineRecord]:
     while (record := read_mainline(handle)) is not None:
         yield record
