@@ -33,6 +33,7 @@ from arbitro.audit.auditor import _unreadable
 from arbitro.audit.runner import iter_games
 from arbitro.errors import ArbitroError
 from arbitro.game import Game
+from arbitro.game.fen import fen
 from arbitro.game.moves import fast_san
 from arbitro.notation.pgn import iter_mainlines, read_mainline, read_plain_mainline
 
@@ -76,6 +77,7 @@ def spellings(board: chess.Board, move: chess.Move) -> set[str]:
 
 
 def check_position(board: chess.Board, extra: list[str]) -> None:
+    assert fen(board) == board.fen()  # the fast FEN writer too
     before = board.fen()
     for move in board.legal_moves:
         if not board.is_castling(move):

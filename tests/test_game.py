@@ -168,6 +168,20 @@ def test_standard_flag_fall_seen_by_the_engine() -> None:
     assert caught.value.code == "game-over"
 
 
+@pytest.mark.law("6.9")
+def test_next_flag_fall_is_when_the_running_clock_reaches_zero() -> None:
+    game = Game.create("fide-2023", "3+2")
+    assert game.next_flag_fall(0) is None  # clocks not started
+    game.start(0)
+    assert game.next_flag_fall(0) == 180_000
+    game.play("white", "e4", 1_000)  # a legal move presses the clock: Black's runs
+    assert game.next_flag_fall(1_000) == 181_000
+    assert game.next_flag_fall(1_000) == game.state(1_000).clock.black + 1_000
+    assert game.next_flag_fall(181_000) is None  # fallen: the game is over
+    game.apply(Event.from_dict({"at": 2_000, "by": "arbiter", "do": "stop-clocks"}))
+    assert game.next_flag_fall(2_000) is None
+
+
 def test_has_legal_move_agrees_with_python_chess_on_special_positions() -> None:
     for fen in [
         "7k/8/5QK1/8/8/8/8/8 b - - 0 1",  # stalemate

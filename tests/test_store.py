@@ -24,6 +24,8 @@ import psycopg
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import inspect, make_url, text
 
 import arbitro
@@ -108,6 +110,13 @@ def url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 @pytest.fixture
 def store(url: str) -> Iterator[EventStore]:
     with EventStore(url) as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def sqlite_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EventStore]:
+    """One SQLite store for every example of a property test (each example makes new games)."""
+    with EventStore(f"sqlite:///{tmp_path_factory.mktemp('store') / 'games.db'}") as opened:
         yield opened
 
 
@@ -233,6 +242,41 @@ def test_append_many_writes_a_batch_and_refuses_item_by_item(store: EventStore) 
     again = store.append_many([(first, 1, _event(1), 20), (second, 2, _event(2), 21)])
     assert [None if r is None else r.code for r in again] == ["conflict", None]
     assert store.append_many([]) == []
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    batches=st.lists(
+        st.lists(st.tuples(st.integers(0, 2), st.integers(-1, 4)), min_size=1, max_size=6),
+        min_size=1,
+        max_size=5,
+    )
+)
+def test_append_many_writes_exactly_the_next_positions(
+    sqlite_store: EventStore, batches: list[list[tuple[int, int]]]
+) -> None:
+    """Batches of (game, position): an event is written exactly when its position is the next
+    one of its game at its turn in the batch (SQLite writes a batch of only such events in one
+    statement, and any other batch event by event); a refused one changes nothing."""
+    games = [sqlite_store.create_game(_setup(), {}) for _ in range(2)] + ["no-such-game"]
+    model = dict.fromkeys(games[:2], 0)
+    for batch in batches:
+        expected: list[str | None] = []
+        for game, seq in ((games[g], q) for g, q in batch):
+            if seq < 0:
+                expected.append("bad-argument")
+            elif game not in model:
+                expected.append("unknown-game")
+            elif seq != model[game]:
+                expected.append("conflict")
+            else:
+                expected.append(None)
+                model[game] += 1
+        items = [(games[g], q, _event(max(q, 0)), 10) for g, q in batch]
+        results = sqlite_store.append_many(items)
+        assert [None if r is None else r.code for r in results] == expected
+    for game in games[:2]:
+        assert sqlite_store.load(game).next_seq == model[game]
 
 
 def test_a_refused_game_is_not_written(store: EventStore) -> None:

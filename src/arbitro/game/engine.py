@@ -38,6 +38,7 @@ from arbitro.editions import ClaimDeadline, Edition, FlagDrawRule, IllegalMovePo
 from arbitro.errors import ClockError, GameError
 from arbitro.game.envelope import Envelope, key_bytes, open_sealed
 from arbitro.game.events import COMMANDS, BoardMode, Event, GameSetup
+from arbitro.game.fen import fen as write_fen
 from arbitro.game.moves import Resolved, fast_san, resolve
 from arbitro.game.state import (
     RESULTS,
@@ -495,6 +496,16 @@ class Game:
         """How the game ended, as of ``at`` (default: the last event)."""
         return self._ended(self._now if at is None else max(at, self._now))
 
+    def next_flag_fall(self, at: int) -> int | None:
+        """The instant the running clock's flag falls if nothing happens before; ``None`` when
+        the game is over as of ``at``, the clocks stand still, or that flag has fallen already
+        (a server sets a timer on it: cheaper than the whole :meth:`state`)."""
+        clock = self._clock
+        if clock is None or not clock.running or self._ended(max(at, self._now)) is not None:
+            return None
+        fall = clock.flag_at(clock.turn)
+        return fall if fall is not None and fall > at else None
+
     def state(self, at: int | None = None) -> GameState:
         """Everything derived from the log, at ``at`` (default: the instant of the last event;
         never before it)."""
@@ -543,7 +554,7 @@ class Game:
         cached = self._fen_cache
         if cached is not None and cached[0] is keys and cached[1] == len(keys):
             return cached[2]
-        fen = self._board.fen()
+        fen = write_fen(self._board)
         self._fen_cache = (keys, len(keys), fen)
         return fen
 

@@ -38,6 +38,13 @@ ROLES = ("white", "black", "arbiter")
 #: The PostgreSQL channel on which every append is announced as ``"<game_id>:<seq>"``.
 CHANNEL = "arbitro_events"
 
+#: SQLite: an event inserted only as the next position of its game's log (see _append_next).
+_INSERT_NEXT = (
+    f"INSERT INTO {EventRow.__tablename__} (game_id, seq, event, wall_ms) "
+    f"SELECT ?, ?, ?, ? WHERE ? = 0 OR EXISTS "
+    f"(SELECT 1 FROM {EventRow.__tablename__} WHERE game_id = ? AND seq = ?)"
+)
+
 _HASH_COLUMNS = {
     "white": GameRow.white_token_hash,
     "black": GameRow.black_token_hash,
@@ -322,6 +329,8 @@ class EventStore:
                 results[index] = error
         if not valid:
             return results
+        if not self._postgresql and self._append_next(valid):
+            return results
         with self._write() as conn:
             ids = sorted({game_id for _, game_id, _, _, _ in valid})
             last = (
@@ -378,6 +387,34 @@ class EventStore:
                     except ArbitroError as error:
                         results[index] = error
         return results
+
+    def _append_next(self, rows: Sequence[tuple[int, str, int, str, int]]) -> bool:
+        """SQLite: write all ``rows`` in one transaction if each is the next position of its
+        game, else write nothing and return False (the careful path then says which is not).
+
+        Each row is inserted only where the position before it exists (or it is the first),
+        and the database's keys refuse a position taken or a game unknown: what SQLite counts
+        as inserted tells whether all went in. Straight on the driver's connection: a server
+        under load commits a few events at a time, and SQLAlchemy's statement machinery would
+        cost more than SQLite's own work."""
+        raw = self._engine.raw_connection()
+        try:
+            cursor = raw.cursor()
+            try:
+                cursor.execute("BEGIN IMMEDIATE")
+                try:
+                    cursor.executemany(
+                        _INSERT_NEXT, [(g, q, t, w, q, g, q - 1) for _, g, q, t, w in rows]
+                    )
+                    written = cursor.rowcount == len(rows)
+                except self._engine.dialect.loaded_dbapi.IntegrityError:
+                    written = False
+                cursor.execute("COMMIT" if written else "ROLLBACK")
+                return written
+            finally:
+                cursor.close()
+        finally:
+            raw.close()  # back to the pool, which rolls back whatever was left open
 
     def _insert(self, conn: Connection, game_id: str, seq: int, text: str, wall_ms: int) -> None:
         expected = self._next_seq(conn, game_id)

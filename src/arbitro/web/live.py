@@ -117,8 +117,9 @@ class LiveGame:
     rewrites: int = 0
     clients: set[asyncio.Queue[dict[str, Any]]] = field(default_factory=set)
     flag_timer: asyncio.TimerHandle | None = None
-    #: The latest view text of each role: (seq, first ply sent, monotonic instant, text).
-    views: dict[str | None, tuple[int, int, float, str]] = field(default_factory=dict)
+    #: The latest view text that all roles share, by the first ply sent: (seq, monotonic
+    #: instant, text).
+    views: dict[int, tuple[int, float, str]] = field(default_factory=dict)
 
     @property
     def seq(self) -> int:
@@ -396,25 +397,28 @@ class Hub:
         (how many plies of the move list, and the game's rewrite count it saw; ``None``: a new
         client). Only the plies it lacks are sent, and the last one it has (which may have
         gained a clock or a draw offer): ``moves_from`` says where they go. Returns the text and
-        what the client then knows. Clients of one role share the text while the game has not
-        changed (within a few ms)."""
+        what the client then knows. All clients share what does not depend on the role while
+        the game has not changed (within a few ms)."""
         written = _write(live)
         start = 0
         if known is not None and known[1] == live.rewrites:
             start = max(0, min(known[0], len(written)) - 1)
         now = self.clock()
-        cached = live.views.get(role)
-        if cached is not None and cached[:2] == (live.seq, start) and now - cached[2] < 0.02:
-            text = cached[3]
+        cached = live.views.get(start)
+        if cached is not None and cached[0] == live.seq and now - cached[1] < 0.02:
+            body = cached[2]
         else:
-            # The move list is spliced in as JSON written once per ply: a view costs what
-            # changed, not the length of the game.
-            data = view(live, self.now(live), role, moves=False)
-            head = json.dumps(data, separators=(",", ":"))
+            # What every role sees alike, and the move list spliced in as JSON written once
+            # per ply: a view costs what changed, not the length of the game nor the number
+            # of clients.
+            shared = json.dumps(_shared_view(live, self.now(live)), separators=(",", ":"))
             moves = ",".join(item.json() for item in written[start:])
-            text = f'{head[:-1]},"moves_from":{start},"moves":[{moves}]}}'
-            live.views[role] = (live.seq, start, now, text)
-        return text, (len(written), live.rewrites)
+            body = f'{shared[1:-1]},"moves_from":{start},"moves":[{moves}]}}'
+            if any(seq != live.seq for seq, _, _ in live.views.values()):
+                live.views.clear()  # texts of earlier positions: no client needs them again
+            live.views[start] = (live.seq, now, body)
+        head = json.dumps(_role_view(live, role), separators=(",", ":"))
+        return f"{head[:-1]},{body}", (len(written), live.rewrites)
 
     def broadcast(self, live: LiveGame) -> None:
         """Tell every client of ``live`` that it changed (they ask for their own view), and
@@ -429,14 +433,13 @@ class Hub:
         if live.flag_timer is not None:
             live.flag_timer.cancel()
             live.flag_timer = None
-        state = live.game.state(self.now(live))
-        if not state.running or state.clock is None or state.is_over:
+        now = self.now(live)
+        # None also when the flag has fallen already: the players (or the arbiter) act on it.
+        fall = live.game.next_flag_fall(now)
+        if fall is None:
             return
-        remaining = state.clock[state.to_move]
-        if remaining <= 0 or state.flags[state.to_move] is not None:
-            return  # fallen already: the players (or the arbiter) act on it
         loop = asyncio.get_running_loop()
-        live.flag_timer = loop.call_later(remaining / 1000 + 0.05, self.broadcast, live)
+        live.flag_timer = loop.call_later((fall - now) / 1000 + 0.05, self.broadcast, live)
 
 
 def _arguments(do: str, command: dict[str, Any]) -> dict[str, Any]:
@@ -472,15 +475,34 @@ def _plain(value: object) -> bool:
 def view(live: LiveGame, at: int, role: str | None, *, moves: bool = True) -> dict[str, Any]:
     """What a client of ``role`` (``None``: a spectator) sees at game time ``at`` (without the
     move list when ``moves`` is false: :meth:`Hub.view_text` adds it as JSON)."""
+    data = {**_role_view(live, role), **_shared_view(live, at)}
+    if moves:
+        data["moves"] = _moves(live)
+    return data
+
+
+def _role_view(live: LiveGame, role: str | None) -> dict[str, Any]:
+    """The part of a view that depends on the role."""
+    game = live.game
+    return {
+        "type": "state",
+        "role": role or "spectator",
+        "orientation": "black" if role == "black" else "white",
+        # The log is the arbiter's: players and spectators follow the moves and the state.
+        "log": [_shown(event) for event in game.events] if role == "arbiter" else [],
+        "spectator": live.spectator_id if role == "arbiter" else None,
+    }
+
+
+def _shared_view(live: LiveGame, at: int) -> dict[str, Any]:
+    """The part of a view that every role sees alike (computed once for all of them)."""
     game = live.game
     setup = game.setup
     state = game.state(at)
     white, black = setup.players or ("", "")
-    data: dict[str, Any] = {
-        "type": "state",
+    return {
         "id": live.id,
         "seq": live.seq,
-        "role": role or "spectator",
         "at": at,
         "setup": {
             "white": white,
@@ -495,18 +517,11 @@ def view(live: LiveGame, at: int, role: str | None, *, moves: bool = True) -> di
             **state.to_dict(),
             "flags": {"white": state.flags.white, "black": state.flags.black},
         },
-        "orientation": "black" if role == "black" else "white",
         "started": game.started,
-        # The log is the arbiter's: players and spectators follow the moves and the state.
-        "log": [_shown(event) for event in game.events] if role == "arbiter" else [],
         # What is written on the envelope of an adjourned game (A2): never the sealed move
         # before the envelope is opened.
         "envelope": None if game.envelope is None else game.envelope.to_dict(),
-        "spectator": live.spectator_id if role == "arbiter" else None,
     }
-    if moves:
-        data["moves"] = _moves(live)
-    return data
 
 
 def _shown(event: Event) -> dict[str, Any]:
