@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitro.notation.letters import NotationError
-from arbitro.notation.spoken import STYLES, announce, hear
+from arbitro.notation.spoken import STYLES, announce, announce_styles, hear
 
 
 @pytest.mark.law("F1")
@@ -149,3 +149,18 @@ def test_a_corpus_sample_round_trips_through_spoken_words(style: str) -> None:
                 spoken = announce(move, board, style)
                 assert hear(spoken, board, style) == move, (path.name, spoken)
                 board.push(move)
+
+
+def test_announce_styles_says_what_announce_says_in_each_style() -> None:
+    for fen in (
+        chess.STARTING_FEN,
+        "r3k2r/pPppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "1k6/8/2N1N3/8/2N1N3/8/8/K7 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",  # a mate on the back rank
+    ):
+        board = chess.Board(fen)
+        for move in board.legal_moves:
+            together = announce_styles(move, board)
+            assert together == {style: announce(move, board, style) for style in STYLES}
+    with pytest.raises(ValueError):
+        announce_styles(chess.Move.from_uci("e2e5"), chess.Board())

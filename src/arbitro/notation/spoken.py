@@ -19,6 +19,7 @@ uno, dos, tres ...) and ``en`` (Anna, Bella, Cesar ... one, two, three ...).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import chess
@@ -108,37 +109,53 @@ def announce(move: chess.Move, board: chess.Board, style: str = "fide") -> str:
 
     :raises ValueError: for a move that is not legal on ``board``.
     """
-    words = _style(style)
+    return announce_styles(move, board, (style,))[style]
+
+
+def announce_styles(
+    move: chess.Move, board: chess.Board, styles: Iterable[str] = STYLES
+) -> dict[str, str]:
+    """``move`` announced in each of ``styles``, as :func:`announce` says it (whether it gives
+    check or mate is found once for all of them).
+
+    :raises ValueError: for a move that is not legal on ``board``, or an unknown style.
+    """
+    chosen = {code: _style(code) for code in styles}
     if not board.is_legal(move):
         raise ValueError(f"{move.uci()} is not a legal move in {board.fen()}")
-    if board.is_castling(move):
-        text = words.castling[1 if board.is_queenside_castling(move) else 0]
-    else:
-        piece = board.piece_type_at(move.from_square) or chess.PAWN
-        parts = [words.pieces[piece - 1]]
-        if piece == chess.PAWN:
-            if board.is_capture(move):
-                parts.append(words.files[chess.square_file(move.from_square)])
-        else:
-            # Two such pieces could go there: say which, as E10 writes it.
-            parts.extend(_which(board, move, piece, words))
-        if board.is_capture(move):
-            parts.append(words.takes)
-        parts.append(_square(words, move.to_square))
-        if board.is_en_passant(move):
-            parts.append(words.en_passant)
-        if move.promotion:
-            parts.append(words.pieces[move.promotion - 1])
-        text = " ".join(parts)
     board.push(move)
     try:
-        if board.is_checkmate():
-            text += f", {words.mate}"
-        elif board.is_check():
-            text += f", {words.check}"
+        ending = "mate" if board.is_checkmate() else "check" if board.is_check() else None
     finally:
         board.pop()
-    return text
+    texts = {}
+    for code, words in chosen.items():
+        text = _move_words(move, board, words)
+        if ending is not None:
+            text += f", {words.mate if ending == 'mate' else words.check}"
+        texts[code] = text
+    return texts
+
+
+def _move_words(move: chess.Move, board: chess.Board, words: SpokenStyle) -> str:
+    if board.is_castling(move):
+        return words.castling[1 if board.is_queenside_castling(move) else 0]
+    piece = board.piece_type_at(move.from_square) or chess.PAWN
+    parts = [words.pieces[piece - 1]]
+    if piece == chess.PAWN:
+        if board.is_capture(move):
+            parts.append(words.files[chess.square_file(move.from_square)])
+    else:
+        # Two such pieces could go there: say which, as E10 writes it.
+        parts.extend(_which(board, move, piece, words))
+    if board.is_capture(move):
+        parts.append(words.takes)
+    parts.append(_square(words, move.to_square))
+    if board.is_en_passant(move):
+        parts.append(words.en_passant)
+    if move.promotion:
+        parts.append(words.pieces[move.promotion - 1])
+    return " ".join(parts)
 
 
 def _which(board: chess.Board, move: chess.Move, piece: int, words: SpokenStyle) -> list[str]:

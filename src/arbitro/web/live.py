@@ -39,7 +39,7 @@ from arbitro.notation.board_reading import (
     read_file,
     read_rank,
 )
-from arbitro.notation.spoken import STYLES, announce, hear
+from arbitro.notation.spoken import announce_styles, hear
 from arbitro.store import EventStore, StoreConflict
 from arbitro.store.store import StoredGame, new_id, new_token
 from arbitro.web.seal import SealSecret
@@ -582,7 +582,7 @@ def _spoken(ply: Ply, board: chess.Board) -> dict[str, str] | None:
     if not ply.legal:
         return None
     try:
-        return {style: announce(ply.move, board, style) for style in STYLES}
+        return announce_styles(ply.move, board)
     except ValueError:
         return None
 
