@@ -10,7 +10,10 @@ client. Each run is bounded: it stops after ``--seconds`` or when every game has
 clients run in this process, on the same machine as the server: their own work is part of the
 figures. By default players answer at once (the server's saturation); ``--think 1`` makes each
 player wait a second before moving (a load like N fast games between people). ``--again`` starts
-a new game whenever one ends, so that N games are in play for the whole run.
+a new game whenever one ends, so that N games are in play for the whole run. The tables open
+one after another over the first ``--ramp`` seconds (default 5), as games are created before
+they are played, not hundreds in the same instant; every move of the run is measured, those
+of the first seconds too (``--ramp 0`` opens all the tables at once).
 
 Also printed: errors (refused commands, lost connections, moves that never reached the opponent
 before the end of the run) and the server's memory (resident set, sampled every second) at a
@@ -136,8 +139,11 @@ async def table(
     *,
     think: float,
     again: bool,
+    opens: float = 0.0,
 ) -> None:
-    """One table: a game, and (with ``again``) a new one each time a game ends."""
+    """One table, open ``opens`` seconds after the run starts: a game, and (with ``again``) a
+    new one each time a game ends."""
+    await asyncio.sleep(opens)
     while True:
         try:
             links = (await client.post("/api/games", json={"time_control": "90+30"})).json()
@@ -166,7 +172,7 @@ async def sample_memory(pid: int, figures: Figures, began: float, deadline: floa
 
 
 async def run(
-    n: int, port: int, pid: int, seconds: float, *, think: float, again: bool
+    n: int, port: int, pid: int, seconds: float, *, think: float, again: bool, ramp: float
 ) -> tuple[Figures, float]:
     figures = Figures()
     limits = httpx.Limits(max_connections=50)
@@ -177,7 +183,10 @@ async def run(
         deadline = began + seconds
         sampler = asyncio.create_task(sample_memory(pid, figures, began, deadline))
         await asyncio.gather(
-            *(table(port, client, figures, deadline, think=think, again=again) for _ in range(n))
+            *(
+                table(port, client, figures, deadline, think=think, again=again, opens=i * ramp / n)
+                for i in range(n)
+            )
         )
         sampler.cancel()
     return figures, time.monotonic() - began
@@ -218,6 +227,12 @@ def main() -> None:
         "--again", action="store_true", help="start a new game at each table when one ends"
     )
     parser.add_argument(
+        "--ramp",
+        type=float,
+        default=5.0,
+        help="seconds over which the tables open, one after another (default 5)",
+    )
+    parser.add_argument(
         "--think",
         type=float,
         default=0.0,
@@ -236,7 +251,15 @@ def main() -> None:
             server = start_server(database, port)
             try:
                 figures, elapsed = _event_loop_run(
-                    run(n, port, server.pid, args.seconds, think=args.think, again=args.again)
+                    run(
+                        n,
+                        port,
+                        server.pid,
+                        args.seconds,
+                        think=args.think,
+                        again=args.again,
+                        ramp=args.ramp,
+                    )
                 )
             finally:
                 server.kill()

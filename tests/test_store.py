@@ -161,6 +161,16 @@ def test_servers_starting_together_migrate_once(url: str) -> None:
     assert current(url) == head()
 
 
+def test_a_game_created_with_its_start_is_as_one_started_afterwards(store: EventStore) -> None:
+    setup = _setup()
+    at_once = store.create_game(setup, {}, started_wall_ms=1_767_225_600_000)
+    afterwards = store.create_game(setup, {})
+    store.set_started(afterwards, 1_767_225_600_000)
+    assert store.load(at_once).started_wall_ms == store.load(afterwards).started_wall_ms
+    with pytest.raises(StoreError):
+        store.create_game(setup, {}, started_wall_ms=-1)
+
+
 # -- the log --------------------------------------------------------------------------------
 
 

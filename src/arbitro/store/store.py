@@ -166,12 +166,14 @@ class EventStore:
         setup: Mapping[str, Any],
         tokens: Mapping[str, str],
         spectator_id: str | None = None,
+        started_wall_ms: int | None = None,
     ) -> str:
         """Store a new game; its id.
 
         ``setup`` is stored as ``GameSetup.from_dict(setup).to_dict()`` (what a replay reads);
         ``tokens`` maps roles (white, black, arbiter) to their secret tokens, of which only
         the hashes are kept. ``spectator_id`` defaults to a fresh random one.
+        ``started_wall_ms``: as :meth:`set_started` records it, in the same transaction.
 
         :raises ArbitroError: a setup that ``GameSetup.from_dict`` refuses (its own error).
         :raises StoreError: ``bad-token`` for an unknown role, an empty token or one token for
@@ -199,7 +201,9 @@ class EventStore:
             "id": game_id,
             "setup": setup_text,
             "created_at": datetime.now(UTC),
-            "started_wall_ms": None,
+            "started_wall_ms": (
+                None if started_wall_ms is None else _whole(started_wall_ms, "wall_ms")
+            ),
             "finished": False,
             "white_token_hash": hashes.get("white"),
             "black_token_hash": hashes.get("black"),

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import chess
 
@@ -68,6 +68,8 @@ _LARGEST = 10**15
 _LONGEST = 8
 
 _log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Clock = Callable[[], float]  # seconds, monotonic
 WallClock = Callable[[], float]  # seconds since the epoch
@@ -156,6 +158,7 @@ class Hub:
         self._pending: list[tuple[tuple[str, int, dict[str, Any], int], asyncio.Future[None]]]
         self._pending = []
         self._writer: asyncio.Task[None] | None = None
+        self._writing = asyncio.Lock()
 
     # -- time ------------------------------------------------------------------------------
 
@@ -170,11 +173,11 @@ class Hub:
         """Store a new game; the live game and the secret token of each role."""
         tokens = {role: new_token() for role in ROLES}
         spectator = new_id()
-        game_id = await asyncio.to_thread(
-            self.store.create_game, setup.to_dict(), tokens, spectator
+        origin = self.clock()
+        game_id = await self._store_write(
+            self.store.create_game, setup.to_dict(), tokens, spectator, _wall_ms(self.wall)
         )
-        live = LiveGame(game_id, Game(setup), spectator, self.clock())
-        await asyncio.to_thread(self.store.set_started, game_id, _wall_ms(self.wall))
+        live = LiveGame(game_id, Game(setup), spectator, origin)
         self.games[game_id] = live
         return live, tokens
 
@@ -277,7 +280,7 @@ class Hub:
                     raise
                 break
             if live.game.outcome(self.now(live)) is not None:
-                await asyncio.to_thread(self.store.mark_finished, live.id)
+                await self._store_write(self.store.mark_finished, live.id)
         self.broadcast(live)
         current = self.games.get(live.id)
         if current is not None and current is not live:
@@ -327,11 +330,18 @@ class Hub:
             self._writer = asyncio.create_task(self._write_loop())
         await future
 
+    async def _store_write(self, write: Callable[..., T], *args: Any) -> T:
+        """Run a store call that writes, in a worker thread, one at a time in this process:
+        SQLite has one writer at a time, and a writer that finds the database locked sleeps
+        in steps of many ms, however soon the lock is free (all moves would wait on it)."""
+        async with self._writing:
+            return await asyncio.to_thread(write, *args)
+
     async def _write_loop(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:256], self._pending[256:]
             try:
-                results = await asyncio.to_thread(
+                results = await self._store_write(
                     self.store.append_many, [item for item, _ in batch]
                 )
             except BaseException as error:  # the database failed: nothing of it is written
