@@ -5,12 +5,16 @@ from __future__ import annotations
 import argparse
 import gc
 import sys
+import threading
+import time
 from typing import Any
 
 from arbitro.store.db import DEFAULT_URL
 
-#: The cycle collector's thresholds in the server (Python's default: 700, 10, 10).
-GC_THRESHOLDS = (20_000, 20, 100)
+#: Seconds between two settings apart of the objects that lived that long, and between two
+#: full collections (see _steady_collector).
+FREEZE_EVERY_S = 10.0
+FULL_COLLECTION_S = 600.0
 
 
 def register(commands: Any) -> None:
@@ -66,10 +70,22 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _steady_collector() -> None:
-    """Keep the cycle collector's pauses short: a full collection walks every object, and a
-    server's own modules and tables (some 100,000 objects, which live as long as it does)
-    would make each one take tens of ms while moves wait. They are set apart once, and the
-    collector runs less often (young cycles, the usual garbage, are still collected soon)."""
+    """Keep the cycle collector's pauses short. A full collection walks every object: with
+    hundreds of games and their connections, some hundreds of ms while every move waits. So
+    what has lived a few seconds is set apart (``gc.freeze``) and the collector walks only what
+    is newer; objects set apart are still freed when nothing refers to them, and the cycles
+    among them, if any, are collected by one full pass every ten minutes."""
     gc.collect()
     gc.freeze()
-    gc.set_threshold(GC_THRESHOLDS[0], GC_THRESHOLDS[1], GC_THRESHOLDS[2])
+
+    def set_apart() -> None:
+        full = time.monotonic() + FULL_COLLECTION_S
+        while True:
+            time.sleep(FREEZE_EVERY_S)
+            if time.monotonic() >= full:
+                gc.unfreeze()
+                gc.collect()
+                full = time.monotonic() + FULL_COLLECTION_S
+            gc.freeze()
+
+    threading.Thread(target=set_apart, name="arbitro-gc", daemon=True).start()

@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, NamedTuple, Self
 
-from sqlalchemy import URL, Connection, func, insert, select, update
+from sqlalchemy import URL, Connection, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from arbitro.errors import ArbitroError
@@ -38,6 +38,7 @@ ROLES = ("white", "black", "arbiter")
 #: The PostgreSQL channel on which every append is announced as ``"<game_id>:<seq>"``.
 CHANNEL = "arbitro_events"
 
+
 #: SQLite: an event inserted only as the next position of its game's log (see _append_next).
 _INSERT_NEXT = (
     f"INSERT INTO {EventRow.__tablename__} (game_id, seq, event, wall_ms) "
@@ -50,6 +51,12 @@ _HASH_COLUMNS = {
     "black": GameRow.black_token_hash,
     "arbiter": GameRow.arbiter_token_hash,
 }
+
+#: Statements compiled once (a statement built for each call costs SQLAlchemy more than the
+#: database its work).
+_INSERT_GAME = insert(GameRow)
+#: A game's token hashes, in the order of ROLES (looked up at every connection).
+_TOKEN_HASHES = select(*_HASH_COLUMNS.values()).where(GameRow.id == bindparam("game_id"))
 
 
 def new_id() -> str:
@@ -212,7 +219,9 @@ class EventStore:
         }
         try:
             with self._write() as conn:
-                conn.execute(insert(GameRow).values(row))
+                # The row as parameters of a statement compiled once (``values(row)`` would
+                # make SQLAlchemy build and hash a new statement for every game).
+                conn.execute(_INSERT_GAME, row)
         except IntegrityError:
             # The id is 96 random bits: a clash is the spectator id given by the caller.
             raise StoreConflict(
@@ -267,9 +276,7 @@ class EventStore:
             return None
         digest = hash_token(token)
         with self._read() as conn:
-            row = conn.execute(
-                select(*_HASH_COLUMNS.values()).where(GameRow.id == game_id)
-            ).one_or_none()
+            row = conn.execute(_TOKEN_HASHES, {"game_id": game_id}).one_or_none()
         if row is None:
             return None
         found: str | None = None
