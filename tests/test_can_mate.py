@@ -141,9 +141,10 @@ def test_full_mode_on_the_reference_positions_is_never_wrong() -> None:
 
 
 #: The node limit of the test (the benchmark measures the default, 50,000) and the share of
-#: the reference side-questions full mode answers (yes/no) with it (measured: 0.841).
-TEST_LIMIT = 5_000
-ANSWERED = 0.835
+#: the reference side-questions full mode answers (yes/no) with it (measured: 0.795; 0.841 with
+#: 5,000 nodes, at twice the time).
+TEST_LIMIT = 2_000
+ANSWERED = 0.79
 
 
 def test_cli_lines_errors_and_explanations(

@@ -45,12 +45,16 @@ __all__ = [
 ]
 
 #: Nodes (moves generated) the full mode's best-first search may visit per question; the dive
-#: that follows when it gives up gets ``_DIVE_SHARE`` times as many of its cheaper ones.
+#: that follows when it gives up gets ``_DIVE_SHARE`` times as many of its cheaper ones, up to
+#: ``_DIVE_MAX``. On the reference positions the best-first search finds many long mates only
+#: after 50,000 to 150,000 nodes, but the engine asks at every flag fall, while a live server
+#: waits: a larger limit is for the command line's ``--limit``.
 DEFAULT_LIMIT = 50_000
 
 # The dive's nodes (moves generated; a move played counts as several) are cheaper than the
-# best-first search's: it gets this many times the limit.
+# best-first search's: it gets this many times the limit, but no more than ``_DIVE_MAX``.
 _DIVE_SHARE = 2
+_DIVE_MAX = 100_000
 
 Mode = Literal["quick", "full"]
 
@@ -92,7 +96,7 @@ def can_checkmate(
         return Verdict("no", "every possible continuation was tried: none ends in mate")
     # The best-first search gave up: a goal-directed depth-first dive, with its own budget,
     # finds many of the long mates it misses (a "yes" only, checked like the first).
-    line = dive(board.copy(stack=False), color, limit * _DIVE_SHARE)
+    line = dive(board.copy(stack=False), color, min(limit * _DIVE_SHARE, _DIVE_MAX))
     if line is not None:
         sans = _mating_line(board, color, line)
         if sans is not None:

@@ -22,6 +22,14 @@ left to python-chess): an inexact test could miss a mate and so make an emptied 
 proof, so it must be exact. Because no
 other position is pruned, an emptied queue proves that no mate exists. A node is one generated
 move; ``limit`` bounds them.
+
+Speed (none of it changes what is searched, nor in which order): a queued move's position is
+keyed straight from its parent's key and the move (``_child_key``, exactly the key python-chess
+gives after playing it; castling rights, en passant and double steps are played instead), so a
+position already expanded is skipped before any board is built, and an entry the other queue
+already gave is skipped by its number; the estimate of the moves that leave the loser's king
+where it is is summed from parts computed once per expansion (``_cost`` taken apart: the same
+numbers).
 """
 
 from __future__ import annotations
@@ -31,6 +39,8 @@ import heapq
 import chess
 
 Key = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
+
+_BB = chess.BB_SQUARES
 
 
 def _key(board: chess.Board) -> Key:
@@ -71,6 +81,66 @@ def _from_key(key: Key, chess960: bool) -> chess.Board:
     return board
 
 
+def _child_key(key: Key, move: chess.Move) -> Key | None:
+    """The key of the position after ``move`` in the position of ``key``, straight from the
+    bitboards, exactly as ``_key`` gives it after ``push``; ``None`` (play it) when castling
+    rights or an en passant square are involved, or for a pawn's double step (the en passant
+    square it may create)."""
+    pawns, knights, bishops, rooks, queens, kings, white, black, turn, castling, ep = key
+    if castling or ep is not None:
+        return None
+    frm = move.from_square
+    to = move.to_square
+    start = _BB[frm]
+    target = _BB[to]
+    if start & pawns and (to - frm == 16 or frm - to == 16):
+        return None
+    clear = ~target
+    if turn:
+        white = (white & ~start) | target
+        black &= clear
+    else:
+        black = (black & ~start) | target
+        white &= clear
+    piece = move.promotion
+    if start & pawns:
+        pawns &= ~start
+        piece = piece or chess.PAWN
+    elif start & knights:
+        knights &= ~start
+        piece = chess.KNIGHT
+    elif start & bishops:
+        bishops &= ~start
+        piece = chess.BISHOP
+    elif start & rooks:
+        rooks &= ~start
+        piece = chess.ROOK
+    elif start & queens:
+        queens &= ~start
+        piece = chess.QUEEN
+    else:
+        kings &= ~start
+        piece = chess.KING
+    pawns &= clear
+    knights &= clear
+    bishops &= clear
+    rooks &= clear
+    queens &= clear
+    if piece == chess.PAWN:
+        pawns |= target
+    elif piece == chess.KNIGHT:
+        knights |= target
+    elif piece == chess.BISHOP:
+        bishops |= target
+    elif piece == chess.ROOK:
+        rooks |= target
+    elif piece == chess.QUEEN:
+        queens |= target
+    else:
+        kings |= target
+    return (pawns, knights, bishops, rooks, queens, kings, white, black, not turn, 0, None)
+
+
 def _knight_distances() -> list[list[int]]:
     table = []
     for start in chess.SQUARES:
@@ -106,6 +176,19 @@ _EDGE = [
     )
     for s in chess.SQUARES
 ]
+
+
+# Per square of the loser's king and square of a man of its: the man's term in ``_cost``.
+_NEAR = [[min(_CHEB[sq][k] - 1, 3) for sq in chess.SQUARES] for k in chess.SQUARES]
+
+
+def _piece_distance(piece: int, sq: int, lk: int) -> int:
+    """A winner's piece's term in ``_cost``: its distance from the loser's king."""
+    if piece == chess.KNIGHT:
+        return _KNIGHT[sq][lk]
+    if piece == chess.BISHOP:
+        return _CHEB[sq][lk]
+    return max(0, _CHEB[sq][lk] - 1)
 
 
 def _lone_king(board: chess.Board, color: chess.Color) -> bool:
@@ -159,6 +242,25 @@ def _attacks(piece: int, sq: int, color: chess.Color, occupied: int) -> int:
     return bb
 
 
+def _covered(board: chess.Board, mine: int, color: chess.Color) -> int:
+    """The squares the men ``mine`` (all of ``color``) attack."""
+    occupied = board.occupied
+    covered = 0
+    men = mine & board.pawns
+    for sq in chess.scan_forward(men):
+        covered |= chess.BB_PAWN_ATTACKS[color][sq]
+    for sq in chess.scan_forward(mine & board.knights):
+        covered |= chess.BB_KNIGHT_ATTACKS[sq]
+    for sq in chess.scan_forward(mine & board.kings):
+        covered |= chess.BB_KING_ATTACKS[sq]
+    for sq in chess.scan_forward(mine & (board.bishops | board.queens)):
+        covered |= chess.BB_DIAG_ATTACKS[sq][chess.BB_DIAG_MASKS[sq] & occupied]
+    for sq in chess.scan_forward(mine & (board.rooks | board.queens)):
+        covered |= chess.BB_RANK_ATTACKS[sq][chess.BB_RANK_MASKS[sq] & occupied]
+        covered |= chess.BB_FILE_ATTACKS[sq][chess.BB_FILE_MASKS[sq] & occupied]
+    return covered
+
+
 def _gives_check(board: chess.Board, move: chess.Move, lk: int, mine: int) -> bool:
     """Exactly ``board.gives_check(move)`` for a move of the side to move (owning ``mine``)
     and the enemy king on ``lk``, without playing the move: a direct check by the moved (or
@@ -166,7 +268,10 @@ def _gives_check(board: chess.Board, move: chess.Move, lk: int, mine: int) -> bo
     king the move opened. Castling and en passant (which also moves a rook or removes a
     second man) are left to python-chess."""
     frm, to = move.from_square, move.to_square
-    if board.is_castling(move) or board.is_en_passant(move):
+    # (a legal move only castles with a castling right, only takes en passant with its square)
+    if (board.castling_rights or board.ep_square is not None) and (
+        board.is_castling(move) or board.is_en_passant(move)
+    ):
         return board.gives_check(move)
     occupied = (board.occupied & ~chess.BB_SQUARES[frm]) | chess.BB_SQUARES[to]
     piece = move.promotion or board.piece_type_at(frm) or 0
@@ -262,21 +367,33 @@ class _Search:
         cache: _PawnCache = {}
         pcache: dict[tuple[int, int], int] = {}
         turn = 0
+        taken: set[int] = set()  # the entries popped from either queue (both hold each one)
         while heap:
             turn += 1
             if alt and turn % _ALT_EVERY == 0:
-                _, _, pkey, pmove = heapq.heappop(alt)
+                _, entry, pkey, pmove = heapq.heappop(alt)
             else:
-                _, _, pkey, pmove = heapq.heappop(heap)
-            board = _from_key(pkey, root.chess960)
+                _, entry, pkey, pmove = heapq.heappop(heap)
+            if entry in taken:
+                continue  # its position was reached when the other queue gave it
+            taken.add(entry)
             if pmove is None:
+                board = _from_key(pkey, root.chess960)
                 key = pkey
                 parent[key] = None
             else:
-                board.push(pmove)
-                key = _key(board)
-                if key in parent:
-                    continue
+                child = _child_key(pkey, pmove)
+                if child is None:
+                    board = _from_key(pkey, root.chess960)
+                    board.push(pmove)
+                    key = _key(board)
+                    if key in parent:
+                        continue
+                else:
+                    key = child
+                    if key in parent:
+                        continue
+                    board = _from_key(key, root.chess960)
                 parent[key] = (pkey, pmove)
                 if _lone_king(board, color) or board.is_insufficient_material():
                     continue
@@ -293,14 +410,27 @@ class _Search:
                 for sq in chess.scan_forward(mine & ~board.kings & ~board.pawns)
             ]
             occupied = board.occupied
-            covered = 0
-            for sq in chess.scan_forward(mine):
-                covered |= _attacks(board.piece_type_at(sq) or 0, sq, color, occupied)
+            covered = _covered(board, mine, color)
+            # The parts of ``_cost`` that stay the same for every move that leaves the loser's
+            # king where it is (the same sums, taken apart: the estimate is exactly _cost's).
+            base = 2 * _CORNER[lk] + _EDGE[lk]
+            around = chess.BB_KING_ATTACKS[lk]
+            near = _NEAR[lk]
+            lk_bb = chess.BB_SQUARES[lk]
+            helpers = loser & ~loser_pawns & ~lk_bb
+            help_sum = 0
+            for sq in chess.scan_forward(helpers):
+                help_sum += near[sq]
+            # the three smallest piece distances, with their squares (99 pads)
+            dists = sorted((_piece_distance(p, sq, lk), sq) for p, sq in pieces)
+            dists += [(99, -1)] * 3
+            (d0, s0), (d1, s1), (d2, _) = dists[0], dists[1], dists[2]
+            winner_moves = mover == color
             for move in board.generate_legal_moves():
                 self.nodes += 1
                 frm, to = move.from_square, move.to_square
                 bit = chess.BB_SQUARES[to]
-                if mover == color:
+                if winner_moves:
                     check = _gives_check(board, move, lk, mine)
                     if check:
                         board.push(move)
@@ -308,45 +438,85 @@ class _Search:
                             parent[_key(board)] = (key, move)
                             return self.line(parent, _key(board)), False
                         board.pop()
+                    start = chess.BB_SQUARES[frm]
+                    promotion = move.promotion
                     wcov = covered | _attacks(
-                        move.promotion or board.piece_type_at(frm) or 0, to, color, occupied
+                        promotion or board.piece_type_at(frm) or 0, to, color, occupied
                     )
                     nloser, nlp = loser & ~bit, loser_pawns & ~bit
-                    wp = pawns
+                    npawns = pawns
+                    king_sq = wk
+                    best, second = d0, d1
                     if frm == wk:
-                        h = _cost(cache, color, wcov, (lk, to), (pieces, pawns, nloser, nlp))
+                        king_sq = to
+                    elif promotion:
+                        npawns = pawns & ~start
+                        d = _piece_distance(promotion, to, lk)
+                        if d < best:
+                            best, second = d, best
+                        elif d < second:
+                            second = d
+                    elif pawns & start:
+                        npawns = (pawns & ~start) | bit
                     else:
-                        moved = pieces
-                        npawns = pawns
-                        if move.promotion:
-                            npawns = pawns & ~chess.BB_SQUARES[frm]
-                            moved = [*pieces, (move.promotion, to)]
-                        elif pawns & chess.BB_SQUARES[frm]:
-                            npawns = (pawns & ~chess.BB_SQUARES[frm]) | bit
-                        else:
-                            moved = [(p, to if s == frm else s) for p, s in pieces]
-                        h = _cost(cache, color, wcov, (lk, wk), (moved, npawns, nloser, nlp))
-                        wp = npawns
+                        # the moved piece's distance replaces its old one
+                        if frm == s0:
+                            best, second = d1, d2
+                        elif frm == s1:
+                            second = d2
+                        d = _piece_distance(board.piece_type_at(frm) or 0, to, lk)
+                        if d < best:
+                            best, second = d, best
+                        elif d < second:
+                            second = d
+                    h = base + 2 * chess.popcount(around & ~nloser & ~wcov)
+                    h += max(0, _CHEB[king_sq][lk] - 2)
+                    if npawns:
+                        pbest, psecond = _pawn_units(cache, color, lk, npawns, nlp)
+                        if pbest < best:
+                            best, second = pbest, min(best, psecond)
+                        elif pbest < second:
+                            second = pbest
+                    h += 2 * min(best, 30) + min(second, 10)
+                    h += help_sum - near[to] if bit & helpers else help_sum
+                    wp = npawns
                     if check:
                         h -= 2
                 else:
                     kept = pieces
                     wp = pawns & ~bit
-                    if mine & bit:
-                        kept = [(p, s) for p, s in pieces if s != to]
-                    nloser = (loser & ~chess.BB_SQUARES[frm]) | bit
-                    if loser_pawns & chess.BB_SQUARES[frm] and not move.promotion:
-                        nlp = (loser_pawns & ~chess.BB_SQUARES[frm]) | bit
+                    start = chess.BB_SQUARES[frm]
+                    nloser = (loser & ~start) | bit
+                    if loser_pawns & start and not move.promotion:
+                        nlp = (loser_pawns & ~start) | bit
                     else:
-                        nlp = loser_pawns & ~chess.BB_SQUARES[frm]
+                        nlp = loser_pawns & ~start
                     if frm == lk:
-                        h = _cost(
-                            cache, color, covered, (to, wk), (kept, pawns & ~bit, nloser, nlp)
-                        )
+                        if mine & bit:
+                            kept = [(p, s) for p, s in pieces if s != to]
+                        h = _cost(cache, color, covered, (to, wk), (kept, wp, nloser, nlp))
                     else:
-                        h = _cost(
-                            cache, color, covered, (lk, wk), (kept, pawns & ~bit, nloser, nlp)
-                        )
+                        best, second = d0, d1
+                        if mine & bit:
+                            # the winner's piece taken leaves the sums
+                            if to == s0:
+                                best, second = d1, d2
+                            elif to == s1:
+                                second = d2
+                        h = base + 2 * chess.popcount(around & ~nloser & ~covered)
+                        h += max(0, _CHEB[wk][lk] - 2)
+                        if wp:
+                            pbest, psecond = _pawn_units(cache, color, lk, wp, nlp)
+                            if pbest < best:
+                                best, second = pbest, min(best, psecond)
+                            elif pbest < second:
+                                second = pbest
+                        h += 2 * min(best, 30) + min(second, 10)
+                        h += help_sum
+                        if start & helpers:
+                            h -= near[frm]
+                        if bit & ~nlp:
+                            h += near[to]
                 seq += 1
                 heapq.heappush(heap, (h, -seq, key, move))
                 heapq.heappush(alt, (h + _pawn_term(pcache, color, wp, nlp), -seq, key, move))

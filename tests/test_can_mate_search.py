@@ -1,0 +1,73 @@
+"""The shortcuts of the cooperative mate search (``arbitro.adjudication.search``): each must
+give exactly what python-chess gives, on positions reached by random play."""
+
+from __future__ import annotations
+
+import chess
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbitro.adjudication import search
+
+STARTS = [
+    chess.STARTING_FEN,
+    "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",
+    "8/8/4k3/4p3/8/4K3/8/2N5 w - - 0 1",
+    "1k6/1P1p1p1p/BP6/1P5p/8/5K2/3P1P1P/8 w - - 0 1",
+    "8/8/8/B7/2k5/1p6/1K6/8 b - - 0 1",
+    "rnb1kbnr/pppppppp/8/8/8/8/PPPPPP2/4K3 w - - 0 1",
+]
+
+
+def walk(start: str, choices: list[int]) -> chess.Board:
+    board = chess.Board(start)
+    for choice in choices:
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        board.push(moves[choice % len(moves)])
+    return board
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(STARTS), st.lists(st.integers(0, 10_000), max_size=40))
+def test_the_child_key_is_the_key_after_the_move(start: str, choices: list[int]) -> None:
+    board = walk(start, choices)
+    key = search._key(board)
+    for move in board.legal_moves:
+        child = search._child_key(key, move)
+        after = board.copy(stack=False)
+        after.push(move)
+        assert child is None or child == search._key(after), (board.fen(), move)
+        if not board.castling_rights and board.ep_square is None:
+            # only a pawn's double step is left to python-chess then
+            double = (
+                board.pawns & chess.BB_SQUARES[move.from_square]
+                and abs(move.to_square - move.from_square) == 16
+            )
+            assert (child is None) == bool(double)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(STARTS), st.lists(st.integers(0, 10_000), max_size=40))
+def test_gives_check_and_covered_are_python_chess(start: str, choices: list[int]) -> None:
+    board = walk(start, choices)
+    mover = board.turn
+    lk = board.king(not mover)
+    assert lk is not None
+    mine = board.occupied_co[mover]
+    for move in board.legal_moves:
+        assert search._gives_check(board, move, lk, mine) == board.gives_check(move)
+    expected = 0
+    for sq in chess.scan_forward(mine):
+        expected |= board.attacks_mask(sq)
+    assert search._covered(board, mine, mover) == expected
+
+
+def test_a_search_finds_a_line_that_mates() -> None:
+    board = chess.Board("8/8/4k3/4p3/8/4K3/8/2N5 w - - 0 1")
+    line, exhausted = search.find_mate(board, chess.WHITE, 50_000)
+    assert line is not None and not exhausted
+    for move in line:
+        board.push(move)
+    assert board.is_checkmate() and board.turn == chess.BLACK
