@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitro.adjudication import search
+from positions import walk
 
 STARTS = [
     chess.STARTING_FEN,
@@ -17,16 +18,6 @@ STARTS = [
     "8/8/8/B7/2k5/1p6/1K6/8 b - - 0 1",
     "rnb1kbnr/pppppppp/8/8/8/8/PPPPPP2/4K3 w - - 0 1",
 ]
-
-
-def walk(start: str, choices: list[int]) -> chess.Board:
-    board = chess.Board(start)
-    for choice in choices:
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(moves[choice % len(moves)])
-    return board
 
 
 @settings(max_examples=60, deadline=None)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import positions
 from arbitro.adjudication import can_checkmate
 from arbitro.adjudication import static as analysis
 
@@ -25,15 +26,10 @@ STARTS = [
 
 
 def walk(start: str, choices: list[int]) -> chess.Board:
-    """The position after playing, from ``start``, the legal moves the ``choices`` pick."""
-    board = chess.Board(start)
-    assert board.is_valid()
-    for choice in choices:
-        moves = list(board.legal_moves)
-        if not moves:
-            break
-        board.push(moves[choice % len(moves)])
-    return board
+    """The position after playing, from ``start`` (a valid position), the legal moves the
+    ``choices`` pick."""
+    assert chess.Board(start).is_valid()
+    return positions.walk(start, choices)
 
 
 def worlds(found: analysis._Analysis) -> list[tuple[int, ...]]:

@@ -155,10 +155,8 @@ _FORMS_KEPT = 20_000
 
 
 def _form(san: str) -> _Form | None:
-    try:
+    if san in _FORMS:
         return _FORMS[san]
-    except KeyError:
-        pass
     form = _read_form(san)
     if len(_FORMS) < _FORMS_KEPT:
         _FORMS[san] = form
