@@ -168,6 +168,43 @@ def _seconds_ms(value: Any, name: str) -> int:
         ) from None
 
 
+# The method that applies each command, claim and arbiter action, by name: tables of bound
+# methods would make every game a reference cycle, which only the cycle collector frees.
+_HANDLERS: dict[str, str] = {
+    "start": "_on_start",
+    "move": "_on_move",
+    "press": "_on_press",
+    "play": "_on_play",
+    "offer-draw": "_on_offer",
+    "accept-draw": "_on_accept",
+    "decline-draw": "_on_decline",
+    "claim": "_on_claim",
+    "resign": "_on_resign",
+    "stop-clocks": "_on_stop",
+    "restart-clocks": "_on_restart",
+    "arbiter": "_on_arbiter",
+    "adjourn": "_on_adjourn",
+    "seal": "_on_seal",
+    "resume": "_on_resume",
+}
+_CLAIM_HANDLERS: dict[str, str] = {
+    "threefold": "_claim_repetition",
+    "fifty-moves": "_claim_repetition",
+    "time": "_claim_time",
+    "both-flags": "_claim_both_flags",
+    "illegal-move": "_claim_illegal",
+    "quickplay-finish": "_claim_quickplay",
+}
+_ARBITER_HANDLERS: dict[str, str] = {
+    "add-time": "_arbiter_add_time",
+    "set-clock": "_arbiter_set_clock",
+    "penalty": "_arbiter_penalty",
+    "decide": "_arbiter_decide",
+    "restore": "_arbiter_restore",
+    "result": "_arbiter_result",
+}
+
+
 class Game:
     """A game under one edition of the Laws, driven by commands with time stamps in ms.
 
@@ -206,24 +243,6 @@ class Game:
         self._illegal = [0, 0]  # black, white (indexed by colour)
         self._must_play: chess.Move | None = None
         self._outcome: Outcome | None = None
-        # Dispatch tables, built once per game rather than on every command.
-        self._handlers = self._handler_table()
-        self._claim_handlers: dict[str, Callable[[Event], None]] = {
-            "threefold": self._claim_repetition,
-            "fifty-moves": self._claim_repetition,
-            "time": self._claim_time,
-            "both-flags": self._claim_both_flags,
-            "illegal-move": self._claim_illegal,
-            "quickplay-finish": self._claim_quickplay,
-        }
-        self._arbiter_handlers: dict[str, Callable[[Event], None]] = {
-            "add-time": self._arbiter_add_time,
-            "set-clock": self._arbiter_set_clock,
-            "penalty": self._arbiter_penalty,
-            "decide": self._arbiter_decide,
-            "restore": self._arbiter_restore,
-            "result": self._arbiter_result,
-        }
         self._deadline_clock: Clock | None = None
         self._deadline: int | None = None
         self._deadline_outcome: Outcome | None = None
@@ -278,8 +297,8 @@ class Game:
 
         :raises GameError: for a refused event; nothing is changed.
         """
-        handler = self._handlers.get(event.do)
-        if handler is None:
+        name = _HANDLERS.get(event.do)
+        if name is None:
             raise _refuse(
                 "unknown-command",
                 N_("Unknown command {do!r}; known: {known}."),
@@ -293,7 +312,7 @@ class Game:
                 at=event.at,
                 now=self._now,
             )
-        handler(event)
+        getattr(self, name)(event)
         self._events.append(event)
         self._now = event.at
 
@@ -575,6 +594,7 @@ class Game:
             key = board._transposition_key()
             keys.append(key)
             counts[key] = counts.get(key, 0) + 1
+        board.clear_stack()
         self._board = board
         self._plies = plies
         self._keys = keys
@@ -705,25 +725,6 @@ class Game:
 
     # -- handlers ---------------------------------------------------------------------------
 
-    def _handler_table(self) -> dict[str, Callable[[Event], None]]:
-        return {
-            "start": self._on_start,
-            "move": self._on_move,
-            "press": self._on_press,
-            "play": self._on_play,
-            "offer-draw": self._on_offer,
-            "accept-draw": self._on_accept,
-            "decline-draw": self._on_decline,
-            "claim": self._on_claim,
-            "resign": self._on_resign,
-            "stop-clocks": self._on_stop,
-            "restart-clocks": self._on_restart,
-            "arbiter": self._on_arbiter,
-            "adjourn": self._on_adjourn,
-            "seal": self._on_seal,
-            "resume": self._on_resume,
-        }
-
     def _on_start(self, event: Event) -> None:
         _actor(event.by)
         self._check_on(event.at)
@@ -810,6 +811,9 @@ class Game:
             or board.is_capture(move)
         )
         board.push(move)
+        # The engine keeps its own repetition table: the board's stack of earlier positions
+        # would only be more objects for the cycle collector to walk in a long-running server.
+        board.clear_stack()
         key = board._transposition_key()
         keys = self._keys
         keys.append(key)
@@ -991,20 +995,19 @@ class Game:
 
     def _on_claim(self, event: Event) -> None:
         kind = event.args.get("claim")
-        handlers = self._claim_handlers
-        handler = handlers.get(str(kind))
-        if handler is None:
+        name = _CLAIM_HANDLERS.get(str(kind))
+        if name is None:
             raise _refuse(
                 "bad-argument",
                 N_("Unknown claim {claim!r}; known: {known}."),
                 claim=kind,
-                known=", ".join(handlers),
+                known=", ".join(_CLAIM_HANDLERS),
             )
         self._check_on(event.at)
         self._check_started()
         if self._adjournment is not None:
             self._check_adjourned(self._adjournment)
-        handler(event)
+        getattr(self, name)(event)
 
     def _claim_repetition(self, event: Event) -> None:
         color = _player(event.by)
@@ -1269,20 +1272,19 @@ class Game:
         if event.by != "arbiter":
             raise _refuse("not-arbiter", N_("Only the arbiter can do this."))
         action = event.args.get("action")
-        handlers = self._arbiter_handlers
-        handler = handlers.get(str(action))
-        if handler is None:
+        name = _ARBITER_HANDLERS.get(str(action))
+        if name is None:
             raise _refuse(
                 "bad-argument",
                 N_("Unknown arbiter action {action!r}; known: {known}."),
                 action=action,
-                known=", ".join(handlers),
+                known=", ".join(_ARBITER_HANDLERS),
             )
         if action != "result":
             self._check_on(event.at)
         if action in ("restore", "decide") and self._adjournment is not None:
             self._check_adjourned(self._adjournment, restore=True)
-        handler(event)
+        getattr(self, name)(event)
 
     def _named_player(self, event: Event) -> Color:
         try:

@@ -82,20 +82,25 @@ def _wall_ms(wall: WallClock) -> int:
 @dataclass(slots=True, eq=False)
 class Written:
     """A ply of the move list as shown: what never changes once it is written (its text and
-    spoken words), and its JSON, written again only when its draw offer or clock changes."""
+    spoken words, kept as JSON: a server holds hundreds of games' plies, and text is nothing
+    for the cycle collector to walk), and its JSON, written again only when its draw offer or
+    clock changes."""
 
     ply: Ply
-    entry: dict[str, Any]
+    #: The ply's fixed members as JSON, without the closing brace.
+    fixed: str
     key: tuple[bool, int | None] | None = None
     text: str = ""
 
     def shown(self) -> dict[str, Any]:
-        return {**self.entry, "draw_offer": self.ply.draw_offer, "clock": self.ply.clock_after}
+        return json.loads(self.json())  # type: ignore[no-any-return]
 
     def json(self) -> str:
         key = (self.ply.draw_offer, self.ply.clock_after)
         if key != self.key:
-            self.text = json.dumps(self.shown(), separators=(",", ":"))
+            clock = "null" if key[1] is None else str(key[1])
+            offer = "true" if key[0] else "false"
+            self.text = f'{self.fixed},"draw_offer":{offer},"clock":{clock}}}'
             self.key = key
         return self.text
 
@@ -574,8 +579,9 @@ def _write(live: LiveGame) -> list[Written]:
             "legal": ply.legal,
             "spoken": _spoken(ply, board),
         }
-        written.append(Written(ply, entry))
+        written.append(Written(ply, json.dumps(entry, separators=(",", ":"))[:-1]))
         board.push(ply.move)
+    board.clear_stack()  # only the position is needed: no stack of earlier ones to keep
     live.written_board = board
     return written
 
