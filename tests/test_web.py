@@ -310,3 +310,37 @@ def test_a_finished_game_nobody_follows_leaves_memory(tmp_path: Path) -> None:
             assert links["id"] not in hub.games
             view = client.get(f"/api/games/{links['id']}").json()
             assert view["state"]["termination"] == "resignation"
+
+
+def test_a_client_that_leaves_while_its_reply_is_sent_costs_no_error(tmp_path: Path) -> None:
+    """A player who closes the connection right after his last command (as a client does when
+    the game ends) is simply gone: the server writes no error and no traceback (formatting one
+    costs more than the whole game's moves)."""
+    from websockets.sync.client import connect  # noqa: PLC0415
+
+    port = free_port()
+    output = tmp_path / "server.txt"
+    server = start_server(f"sqlite:///{tmp_path}/web.db", port, output=output)
+    try:
+        for _ in range(5):
+            links = httpx.post(
+                f"http://127.0.0.1:{port}/api/games", json={"time_control": "5+0"}
+            ).json()
+            url = f"ws://127.0.0.1:{port}/ws/{links['id']}"
+            with connect(url) as white, connect(url) as black:
+                for socket, role in ((white, "white"), (black, "black")):
+                    socket.send(json.dumps({"token": links[role].split("#", 1)[1]}))
+                    socket.recv(timeout=10)
+                white.send(json.dumps({"id": 0, "do": "start"}))
+                for index, move in enumerate(("e4", "e5", "Nf3")):
+                    mover = (white, black)[index % 2]
+                    mover.send(json.dumps({"id": index + 1, "do": "play", "move": move}))
+                    mover.recv(timeout=10)
+                white.send(json.dumps({"id": 9, "do": "resign"}))
+                white.recv(timeout=10)  # the first answer; the rest meets a closed connection
+        time.sleep(0.5)
+    finally:
+        server.kill()
+        server.wait()
+    written = output.read_text()
+    assert "Traceback" not in written and "Exception" not in written, written[-2000:]

@@ -21,6 +21,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 import chess
 
@@ -120,60 +121,105 @@ def announce_styles(
 
     :raises ValueError: for a move that is not legal on ``board``, or an unknown style.
     """
-    chosen = {code: _style(code) for code in styles}
+    chosen = tuple(styles)
+    for code in chosen:
+        _style(code)  # an unknown style is refused first
     if not board.is_legal(move):
         raise ValueError(f"{move.uci()} is not a legal move in {board.fen()}")
     board.push(move)
     try:
-        ending = "mate" if board.is_checkmate() else "check" if board.is_check() else None
+        ending: Literal["check", "mate"] | None = (
+            "mate" if board.is_checkmate() else "check" if board.is_check() else None
+        )
     finally:
         board.pop()
+    return announce_known(move, board, ending, chosen)
+
+
+def announce_known(
+    move: chess.Move,
+    board: chess.Board,
+    ending: Literal["check", "mate"] | None,
+    styles: Iterable[str] = STYLES,
+) -> dict[str, str]:
+    """:func:`announce_styles` for a move already known to be legal on ``board``, and known
+    to give check, mate or neither (``ending``): for a writer that has played it already.
+
+    :raises ValueError: for an unknown style.
+    """
+    facts = _Facts.of(move, board)
     texts = {}
-    for code, words in chosen.items():
-        text = _move_words(move, board, words)
+    for code in styles:
+        words = _style(code)
+        text = facts.words(words)
         if ending is not None:
             text += f", {words.mate if ending == 'mate' else words.check}"
         texts[code] = text
     return texts
 
 
-def _move_words(move: chess.Move, board: chess.Board, words: SpokenStyle) -> str:
-    if board.is_castling(move):
-        return words.castling[1 if board.is_queenside_castling(move) else 0]
-    piece = board.piece_type_at(move.from_square) or chess.PAWN
-    parts = [words.pieces[piece - 1]]
-    if piece == chess.PAWN:
-        if board.is_capture(move):
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What an announcement says of a move, found once for every style: the castling side
+    (0 short, 1 long) or the piece, whether it captures, and which of the square it leaves is
+    said (E10: the file when it tells two such pieces apart, else the rank, else both)."""
+
+    move: chess.Move
+    castling: int | None
+    piece: int
+    capture: bool
+    en_passant: bool
+    say_file: bool
+    say_rank: bool
+
+    @classmethod
+    def of(cls, move: chess.Move, board: chess.Board) -> _Facts:
+        if board.is_castling(move):
+            side = 1 if board.is_queenside_castling(move) else 0
+            return cls(move, side, chess.KING, False, False, False, False)
+        piece = board.piece_type_at(move.from_square) or chess.PAWN
+        capture = board.is_capture(move)
+        say_file = say_rank = False
+        if piece == chess.PAWN:
+            say_file = capture
+        else:
+            rivals = [
+                other.from_square
+                for other in board.generate_legal_moves(
+                    board.pieces_mask(piece, board.turn) & ~chess.BB_SQUARES[move.from_square],
+                    chess.BB_SQUARES[move.to_square],
+                )
+            ]
+            if rivals:
+                file, rank = (
+                    chess.square_file(move.from_square),
+                    chess.square_rank(move.from_square),
+                )
+                if all(chess.square_file(sq) != file for sq in rivals):
+                    say_file = True
+                elif all(chess.square_rank(sq) != rank for sq in rivals):
+                    say_rank = True
+                else:
+                    say_file = say_rank = True
+        return cls(move, None, piece, capture, board.is_en_passant(move), say_file, say_rank)
+
+    def words(self, words: SpokenStyle) -> str:
+        if self.castling is not None:
+            return words.castling[self.castling]
+        move = self.move
+        parts = [words.pieces[self.piece - 1]]
+        if self.say_file:
             parts.append(words.files[chess.square_file(move.from_square)])
-    else:
-        # Two such pieces could go there: say which, as E10 writes it.
-        parts.extend(_which(board, move, piece, words))
-    if board.is_capture(move):
-        parts.append(words.takes)
-    parts.append(_square(words, move.to_square))
-    if board.is_en_passant(move):
-        parts.append(words.en_passant)
-    if move.promotion:
-        parts.append(words.pieces[move.promotion - 1])
-    return " ".join(parts)
-
-
-def _which(board: chess.Board, move: chess.Move, piece: int, words: SpokenStyle) -> list[str]:
-    rivals = [
-        m.from_square
-        for m in board.generate_legal_moves(
-            board.pieces_mask(piece, board.turn) & ~chess.BB_SQUARES[move.from_square],
-            chess.BB_SQUARES[move.to_square],
-        )
-    ]
-    if not rivals:
-        return []
-    file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
-    if all(chess.square_file(sq) != file for sq in rivals):
-        return [words.files[file]]
-    if all(chess.square_rank(sq) != rank for sq in rivals):
-        return [words.ranks[rank]]
-    return [words.files[file], words.ranks[rank]]
+        if self.say_rank:
+            parts.append(words.ranks[chess.square_rank(move.from_square)])
+        if self.capture:
+            parts.append(words.takes)
+        parts.append(_square(words, move.to_square))
+        if self.en_passant:
+            parts.append(words.en_passant)
+        if move.promotion:
+            parts.append(words.pieces[move.promotion - 1])
+        return " ".join(parts)
 
 
 def _plain(text: str) -> str:

@@ -59,6 +59,13 @@ from arbitro.web.seal import ENVIRONMENT as SEAL_ENVIRONMENT
 from arbitro.web.seal import SealSecret
 from arbitro.web.texts import PRESETS, client_texts
 
+try:
+    # What Starlette 1 raises on a send to a connection closed meanwhile (the client left
+    # while a view or a reply was on its way); earlier versions raise a RuntimeError.
+    from starlette.websockets import WebSocketDisconnected as SendAfterClose
+except ImportError:  # pragma: no cover - Starlette before 1.0
+    SendAfterClose = RuntimeError  # type: ignore[assignment,misc]
+
 HERE = Path(__file__).parent
 _templates = Environment(
     loader=FileSystemLoader(HERE / "templates"),
@@ -582,7 +589,7 @@ def create_app(
                 await websocket.send_json(reply)
         except _BadMessage as bad:
             await _refuse_socket(websocket, bad.error, lang, bad.close_code)
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, SendAfterClose):
             return  # the client left
         finally:
             hub_.unsubscribe(live, queue)

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import chess
 
@@ -31,6 +31,7 @@ from arbitro.game.envelope import envelope_key, key_text, seal_move
 from arbitro.game.events import COMMANDS
 from arbitro.i18n import N_, gettext
 from arbitro.notation.algebraic import format as write_move
+from arbitro.notation.algebraic import write_body
 from arbitro.notation.board_reading import (
     Command,
     check_style,
@@ -39,7 +40,7 @@ from arbitro.notation.board_reading import (
     read_file,
     read_rank,
 )
-from arbitro.notation.spoken import announce_styles, hear
+from arbitro.notation.spoken import announce_known, hear
 from arbitro.store import EventStore, StoreConflict
 from arbitro.store.store import StoredGame, new_id, new_token
 from arbitro.web.seal import SealSecret
@@ -567,17 +568,15 @@ def _write(live: LiveGame) -> list[Written]:
         board = chess.Board(game.setup.start_fen)
         for ply in plies[:keep]:
             board.push(ply.move)
+    lang = game.setup.notation
     for number, ply in enumerate(plies[keep:], start=keep + 1):
-        try:
-            text = write_move(ply.move, board, game.setup.notation) if ply.legal else None
-        except ValueError:
-            text = None
+        text, spoken = _written(ply, board, lang)
         entry = {
             "ply": number,
             "color": "white" if ply.color else "black",
-            "text": text or ply.move.uci(),
+            "text": text,
             "legal": ply.legal,
-            "spoken": _spoken(ply, board),
+            "spoken": spoken,
         }
         written.append(Written(ply, json.dumps(entry, separators=(",", ":"))[:-1]))
         board.push(ply.move)
@@ -592,15 +591,21 @@ def _moves(live: LiveGame) -> list[dict[str, Any]]:
     return [item.shown() for item in _write(live)]
 
 
-def _spoken(ply: Ply, board: chess.Board) -> dict[str, str] | None:
-    """The ply announced in every spoken style (Appendix F), so that a blind player's page
-    speaks the very words of ``arbitro announce``; ``None`` for a move that was not legal."""
-    if not ply.legal:
-        return None
-    try:
-        return announce_styles(ply.move, board)
-    except ValueError:
-        return None
+def _written(ply: Ply, board: chess.Board, lang: str) -> tuple[str, dict[str, str] | None]:
+    """The ply as the move list writes it in ``lang``, and as it is announced in every spoken
+    style (Appendix F: a blind player's page speaks the very words of ``arbitro announce``);
+    a move that was not legal is written in UCI, and not announced. Check and mate are found
+    once for both."""
+    move = ply.move
+    if not ply.legal or not board.is_legal(move):
+        return move.uci(), None
+    board.push(move)
+    check = board.is_check()
+    mate = check and board.is_checkmate()
+    board.pop()
+    ending: Literal["check", "mate"] | None = "mate" if mate else "check" if check else None
+    text = write_body(move, board, lang) + ("#" if mate else "+" if check else "")
+    return text, announce_known(move, board, ending)
 
 
 def read_aloud(
