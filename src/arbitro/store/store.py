@@ -57,6 +57,8 @@ _HASH_COLUMNS = {
 _INSERT_GAME = insert(GameRow)
 #: A game's token hashes, in the order of ROLES (looked up at every connection).
 _TOKEN_HASHES = select(*_HASH_COLUMNS.values()).where(GameRow.id == bindparam("game_id"))
+#: A game taken off the unfinished ones (at the end of every game).
+_FINISH = update(GameRow).where(GameRow.id == bindparam("game_id")).values(finished=True)
 
 
 def new_id() -> str:
@@ -76,6 +78,18 @@ def hash_token(token: str) -> str:
     guess from a digest); it is not meant for passwords people choose.
     """
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def role_of(hashes: Sequence[str | None], token: str) -> str | None:
+    """The role whose token hash, in ``hashes`` (in the order of :data:`ROLES`), is that of
+    ``token``; ``None`` for none. Every role is compared, in constant time, without stopping
+    at a match: the time taken says nothing of the token."""
+    digest = hash_token(token)
+    found: str | None = None
+    for role, stored in zip(ROLES, hashes, strict=True):
+        if stored is not None and hmac.compare_digest(stored, digest) and found is None:
+            found = role
+    return found
 
 
 def _json(value: Mapping[str, Any], what: str) -> str:
@@ -241,7 +255,9 @@ class EventStore:
 
         :raises UnknownGame:
         """
-        self._update(game_id, finished=True)
+        with self._write() as conn:
+            if conn.execute(_FINISH, {"game_id": game_id}).rowcount == 0:
+                raise UnknownGame(N_("No game has the id {game_id!r}."), game_id=game_id)
 
     def _update(self, game_id: str, **values: object) -> None:
         with self._write() as conn:
@@ -274,17 +290,16 @@ class EventStore:
         """
         if not isinstance(token, str) or not token:
             return None
-        digest = hash_token(token)
         with self._read() as conn:
             row = conn.execute(_TOKEN_HASHES, {"game_id": game_id}).one_or_none()
-        if row is None:
-            return None
-        found: str | None = None
-        # Compare with every role, not stopping at a match: the time taken says nothing.
-        for role, stored in zip(ROLES, row, strict=True):
-            if stored is not None and hmac.compare_digest(stored, digest) and found is None:
-                found = role
-        return found
+        return None if row is None else role_of(tuple(row), token)
+
+    def token_hashes(self, game_id: str) -> tuple[str | None, ...] | None:
+        """The hashes of the game's tokens, in the order of :data:`ROLES` (``None`` for a role
+        without a token), for :func:`role_of`; ``None`` for an unknown game."""
+        with self._read() as conn:
+            row = conn.execute(_TOKEN_HASHES, {"game_id": game_id}).one_or_none()
+        return None if row is None else tuple(row)
 
     # -- the log ----------------------------------------------------------------------------
 

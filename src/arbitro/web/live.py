@@ -42,10 +42,8 @@ from arbitro.notation.board_reading import (
 )
 from arbitro.notation.spoken import announce_known, hear
 from arbitro.store import EventStore, StoreConflict
-from arbitro.store.store import StoredGame, new_id, new_token
+from arbitro.store.store import ROLES, StoredGame, hash_token, new_id, new_token, role_of
 from arbitro.web.seal import SealSecret
-
-ROLES = ("white", "black", "arbiter")
 
 #: What each role may do (the ``do`` of its commands).
 _PLAYER = frozenset(
@@ -128,6 +126,9 @@ class LiveGame:
     #: The latest view text that all roles share, by the first ply sent: (seq, monotonic
     #: instant, text).
     views: dict[int, tuple[int, float, str]] = field(default_factory=dict)
+    #: The hashes of the game's tokens (in the order of ROLES), once known: a connection's
+    #: token is checked here rather than in the database (tokens never change).
+    token_hashes: tuple[str | None, ...] | None = None
 
     @property
     def seq(self) -> int:
@@ -184,6 +185,7 @@ class Hub:
             self.store.create_game, setup.to_dict(), tokens, spectator, _wall_ms(self.wall)
         )
         live = LiveGame(game_id, Game(setup), spectator, origin)
+        live.token_hashes = tuple(hash_token(tokens[role]) for role in ROLES)
         self.games[game_id] = live
         return live, tokens
 
@@ -226,9 +228,14 @@ class Hub:
         return await self.get(game_id)
 
     async def role(self, live: LiveGame, token: str | None) -> str | None:
+        """The role ``token`` gives in the game (``None``: none)."""
         if not token:
             return None
-        return await asyncio.to_thread(self.store.role_for, live.id, token)
+        if live.token_hashes is None:
+            live.token_hashes = await asyncio.to_thread(self.store.token_hashes, live.id)
+            if live.token_hashes is None:
+                return None
+        return role_of(live.token_hashes, token)
 
     # -- commands ---------------------------------------------------------------------------
 
