@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from arbitro.errors import GameError
 from arbitro.game import Event, Game
-from arbitro.game.engine import has_legal_move
+from arbitro.game.engine import cannot_mate, has_legal_move
 
 SCHOLAR = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6"]
 
@@ -180,6 +180,26 @@ def test_next_flag_fall_is_when_the_running_clock_reaches_zero() -> None:
     assert game.next_flag_fall(181_000) is None  # fallen: the game is over
     game.apply(Event.from_dict({"at": 2_000, "by": "arbiter", "do": "stop-clocks"}))
     assert game.next_flag_fall(2_000) is None
+
+
+@pytest.mark.law("6.9")
+def test_the_question_a_flag_fall_asks_is_handed_out_to_be_answered_first() -> None:
+    """A server answers it in a worker thread (a search may be long); the game then finds
+    the answer remembered, and decides as it would have."""
+    game = Game.create("fide-2023", "1+0", start="4k3/8/8/8/8/8/8/4K2R w - - 0 1")
+    game.start(0)
+    assert game.flag_question(30_000) is None  # no flag down yet
+    question = game.flag_question(60_000)
+    assert question is not None
+    board, winner = question
+    assert (board.fen(), winner) == ("4k3/8/8/8/8/8/8/4K2R w - - 0 1", chess.BLACK)
+    assert cannot_mate(board, winner)  # a bare king
+    state = game.state(60_000)
+    assert (state.result, state.termination) == ("1/2-1/2", "time-forfeit-draw")
+    assert game.flag_question(60_000) is None  # decided (a new event would end it)
+    club = Game.create("club-blitz", "1+0")
+    club.start(0)
+    assert club.flag_question(60_000) is None  # material only: nothing to search
 
 
 def test_has_legal_move_agrees_with_python_chess_on_special_positions() -> None:

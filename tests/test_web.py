@@ -344,3 +344,38 @@ def test_a_client_that_leaves_while_its_reply_is_sent_costs_no_error(tmp_path: P
         server.wait()
     written = output.read_text()
     assert "Traceback" not in written and "Exception" not in written, written[-2000:]
+
+
+@pytest.mark.law("6.9")
+def test_a_flag_fall_is_decided_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether the opponent can still mate may take a search of a second or more: the server
+    answers it off its event loop, then tells the clients."""
+    import asyncio  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+
+    from arbitro.game import Game  # noqa: PLC0415
+    from arbitro.web import live as live_module  # noqa: PLC0415
+
+    asked_in_loop: list[bool] = []
+    answer = live_module.cannot_mate
+
+    def spy(board: Any, color: bool) -> bool:
+        asked_in_loop.append(threading.current_thread() is threading.main_thread())
+        return answer(board, color)
+
+    monkeypatch.setattr(live_module, "cannot_mate", spy)
+
+    async def flag_falls() -> tuple[dict[str, Any], str]:
+        hub = live_module.Hub(None, clock=lambda: 61.0)  # type: ignore[arg-type] - no store
+        game = Game.create("fide-2023", "1+0", start="4k3/8/8/8/8/8/8/4K2Q w - - 0 1")
+        game.start(0)
+        live = live_module.LiveGame("g", game, "s", 0.0)
+        queue = hub.subscribe(live)
+        hub._flag_fell(live)
+        notice = await asyncio.wait_for(queue.get(), 10)
+        return notice, game.state(61_000).termination or ""
+
+    notice, termination = asyncio.run(flag_falls())
+    assert notice["type"] == "changed"
+    assert asked_in_loop == [False]
+    assert termination == "time-forfeit-draw"

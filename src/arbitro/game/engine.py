@@ -168,6 +168,25 @@ def _seconds_ms(value: Any, name: str) -> int:
         ) from None
 
 
+#: Verdicts of :func:`cannot_mate` by position and side, for the last positions asked.
+_VERDICTS: dict[tuple[Any, Color], bool] = {}
+_VERDICTS_KEPT = 256
+
+
+def cannot_mate(board: chess.Board, color: Color) -> bool:
+    """:func:`~arbitro.adjudication.cannot_checkmate`, remembered for the last positions
+    asked: the question a flag fall asks (6.9) may take a search of a second or more, which a
+    server runs in a worker thread (:meth:`Game.flag_question`) before the game asks it."""
+    key = (board._transposition_key(), color)
+    known = _VERDICTS.get(key)
+    if known is None:
+        known = cannot_checkmate(board, color)
+        if len(_VERDICTS) >= _VERDICTS_KEPT:
+            _VERDICTS.clear()
+        _VERDICTS[key] = known
+    return known
+
+
 # The method that applies each command, claim and arbiter action, by name: tables of bound
 # methods would make every game a reference cycle, which only the cycle collector frees.
 _HANDLERS: dict[str, str] = {
@@ -525,6 +544,29 @@ class Game:
         fall = clock.flag_at(clock.turn)
         return fall if fall is not None and fall > at else None
 
+    def flag_question(self, at: int) -> tuple[chess.Board, Color] | None:
+        """The question a flag fallen by ``at`` asks, when this game asks it: the position
+        (a copy) and the side that wins unless it cannot mate (6.9), for :func:`cannot_mate`;
+        ``None`` when no flag has fallen, the game ended before, the arbiter does not see
+        flags, the edition only counts material, or the game has decided it already."""
+        clock = self._clock
+        if (
+            clock is None
+            or not self._started
+            or self._outcome is not None
+            or not self._sees_flags
+            or self.edition.flag_draw_rule is FlagDrawRule.BARE_MATERIAL
+            or (self._deadline_clock is clock and self._deadline_outcome is not None)
+        ):
+            return None
+        fallen = clock.fallen(max(at, self._now))
+        if fallen.white is None and fallen.black is None:
+            return None
+        white_first = fallen.white is not None and (
+            fallen.black is None or fallen.white <= fallen.black
+        )
+        return self._board.copy(stack=False), BLACK if white_first else WHITE
+
     def state(self, at: int | None = None) -> GameState:
         """Everything derived from the log, at ``at`` (default: the instant of the last event;
         never before it)."""
@@ -666,7 +708,7 @@ class Game:
     def _cannot_win_on_time(self, winner: Color) -> bool:
         if self.edition.flag_draw_rule is FlagDrawRule.BARE_MATERIAL:
             return has_bare_material(self._board, winner)
-        return cannot_checkmate(self._board, winner)
+        return cannot_mate(self._board, winner)
 
     def _ended(self, at: int) -> Outcome | None:
         if self._outcome is not None:

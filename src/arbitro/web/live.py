@@ -27,6 +27,7 @@ import chess
 
 from arbitro.errors import ArbitroError, GameError
 from arbitro.game import Event, Game, GameSetup, Ply
+from arbitro.game.engine import cannot_mate
 from arbitro.game.envelope import envelope_key, key_text, seal_move
 from arbitro.game.events import COMMANDS
 from arbitro.i18n import N_, gettext
@@ -166,6 +167,7 @@ class Hub:
         self._pending = []
         self._writer: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # -- time ------------------------------------------------------------------------------
 
@@ -462,7 +464,25 @@ class Hub:
         if fall is None:
             return
         loop = asyncio.get_running_loop()
-        live.flag_timer = loop.call_later((fall - now) / 1000 + 0.05, self.broadcast, live)
+        live.flag_timer = loop.call_later((fall - now) / 1000 + 0.05, self._flag_fell, live)
+
+    def _flag_fell(self, live: LiveGame) -> None:
+        """A flag has fallen: whether the opponent can still mate (6.9) is answered in a worker
+        thread (a search may take a second or more, while every game of the server would
+        wait), then every client hears of it."""
+        live.flag_timer = None
+        question = live.game.flag_question(self.now(live))
+        if question is None:
+            self.broadcast(live)
+            return
+        task = asyncio.get_running_loop().create_task(self._answer_flag(live, question))
+        self._tasks.add(task)  # a task nothing refers to may be collected before it ends
+        task.add_done_callback(self._tasks.discard)
+
+    async def _answer_flag(self, live: LiveGame, question: tuple[chess.Board, bool]) -> None:
+        with contextlib.suppress(Exception):  # the game then asks it itself
+            await asyncio.to_thread(cannot_mate, *question)
+        self.broadcast(live)
 
 
 def _arguments(do: str, command: dict[str, Any]) -> dict[str, Any]:
