@@ -62,3 +62,13 @@ def test_a_search_finds_a_line_that_mates() -> None:
     for move in line:
         board.push(move)
     assert board.is_checkmate() and board.turn == chess.BLACK
+
+
+def test_positions_the_static_analysis_proves_dead_are_pruned() -> None:
+    # Every line goes through a capture after which White cannot mate (the pawn taken, or
+    # the rook or queen taken by the pawn): the pruned search exhausts at once, where the
+    # unpruned one wanders among Black's heavy pieces' moves.
+    board = chess.Board("k1r5/1P6/K7/2q5/8/8/8/8 b - - 0 1")
+    searcher = search._Search(chess.WHITE, 50_000)
+    assert searcher.run(board.copy(stack=False)) == (None, True)
+    assert searcher.pruned > 0

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import positions
-from arbitro.adjudication import can_checkmate
+from arbitro.adjudication import can_checkmate, search
 from arbitro.adjudication import static as analysis
 
 # Positions to play from: locked pawns, boxed pieces, pawns about to promote, castling rights.
@@ -141,3 +141,33 @@ def test_answers_do_not_depend_on_what_is_remembered() -> None:
     analysis._CHILDREN.clear()
     cold = [can_checkmate(chess.Board(fen), color, "quick") for fen in fens for color in (1, 0)]
     assert warm == cold
+
+
+def test_a_king_capture_that_stalemates_breaks_no_hypothesis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Black's king has only h5 and h6; White's king can take g7 only with it on h5, and Black
+    # is then stalemated: the locked pawns stay walls and neither side can mate. The plain
+    # search, without any static pruning, agrees (it exhausts every continuation).
+    board = chess.Board("8/6p1/5pP1/5P1k/5P1p/5K1P/8/8 w - - 0 1")
+    for color in chess.COLORS:
+        assert analysis.prove_cannot_mate(board, color) is not None
+    monkeypatch.setattr(search, "prove_cannot_mate", lambda board, color: None)
+    assert search._Search(chess.WHITE, 10_000).run(board.copy(stack=False)) == (None, True)
+
+
+def test_a_king_capture_is_not_spared_when_another_man_can_move() -> None:
+    # The same with a black knight: Black is not stalemated after Kxg7 (and White can mate).
+    board = chess.Board("8/6p1/5pP1/5P1k/5P1p/5K1P/8/n7 w - - 0 1")
+    assert analysis.prove_cannot_mate(board, chess.WHITE) is None
+    assert can_checkmate(board, chess.WHITE).answer == "yes"
+
+
+def test_a_discovered_check_is_seen_past_the_kings_square() -> None:
+    bb = chess.BB_SQUARES
+    # a king on a1, the enemy king leaving b2, a slider on d4: a check may be uncovered
+    assert analysis._discovers(chess.A1, bb[chess.B2], 0, bb[chess.D4])
+    assert not analysis._discovers(chess.A1, bb[chess.B2], bb[chess.C3], bb[chess.D4])
+    assert analysis._discovers(chess.A1, bb[chess.B2], bb[chess.C3], bb[chess.C3])
+    assert not analysis._discovers(chess.A1, bb[chess.C3], 0, bb[chess.B2])
+    assert not analysis._discovers(chess.A1, bb[chess.B2], 0, bb[chess.D5])

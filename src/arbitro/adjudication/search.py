@@ -12,16 +12,20 @@ corner, its flight squares taken by its own men or covered by the winner, the wi
 and two nearest pieces (a pawn counts as a queen after its promotion walk) close to it, the
 loser's pieces next to their king. Each winning check is tried for mate as it is generated.
 Positions where the winner has a bare king, or the material is insufficient for both, are
-dead ends. A second queue holds the same moves ordered with an extra cost for the pawns left
+dead ends, and so are the positions reached by a pawn move or a capture where the sound static
+analysis (``prove_cannot_mate`` of :mod:`arbitro.adjudication.static`) proves that the winner
+cannot mate: no mating line passes through them. (Those moves are what changes its answer; the
+check is skipped, which only searches more, for a pawn structure and material count where it
+once failed.) A second queue holds the same moves ordered with an extra cost for the pawns left
 on the board and the loser's pawns' distance to promotion (pawn captures open locked chains, a
 promoted man of the loser can block its own king); every fourth expansion is taken from it.
 Both queues share the set of expanded positions, so the order changes nothing else. Whether a
 winning move checks is decided without playing it (``_gives_check``: direct and discovered
 checks from the bitboards, exactly python-chess's ``gives_check``; castling and en passant are
 left to python-chess): an inexact test could miss a mate and so make an emptied queue a false
-proof, so it must be exact. Because no
-other position is pruned, an emptied queue proves that no mate exists. A node is one generated
-move; ``limit`` bounds them.
+proof, so it must be exact. Because no other position is pruned, an emptied queue proves that
+no mate exists: a mating line would pass only through expanded positions and end in a mate
+found as its last move was generated. A node is one generated move; ``limit`` bounds them.
 
 Speed (none of it changes what is searched, nor in which order): a queued move's position is
 keyed straight from its parent's key and the move (``_child_key``, exactly the key python-chess
@@ -37,6 +41,8 @@ from __future__ import annotations
 import heapq
 
 import chess
+
+from arbitro.adjudication.static import prove_cannot_mate
 
 Key = tuple[int, int, int, int, int, int, int, int, bool, int, int | None]
 
@@ -356,6 +362,9 @@ class _Search:
         self.color = color
         self.limit = limit
         self.nodes = 0
+        self.pruned = 0
+        # pawn structures and material counts where the static check once failed
+        self.unproved: set[tuple[int, int, int, int]] = set()
 
     def run(self, root: chess.Board) -> tuple[list[chess.Move] | None, bool]:
         color = self.color
@@ -396,6 +405,12 @@ class _Search:
                     board = _from_key(key, root.chess960)
                 parent[key] = (pkey, pmove)
                 if _lone_king(board, color) or board.is_insufficient_material():
+                    continue
+                # Only an irreversible move (pawn move or capture) changes what the static
+                # analysis can prove, in the main: check the positions they reach.
+                if (
+                    _BB[pmove.from_square] & pkey[0] or _BB[pmove.to_square] & (pkey[6] | pkey[7])
+                ) and self.dead(board, key):
                     continue
             mover = board.turn
             lk = board.king(not color)
@@ -523,6 +538,22 @@ class _Search:
             if self.nodes >= self.limit:
                 return None, False
         return None, True
+
+    def dead(self, board: chess.Board, key: Key) -> bool:
+        """True when the static analysis proves that the winner cannot mate from ``board``
+        (whose ``_key`` is ``key``): no mating line passes through it, so it is pruned.
+
+        Skipping the check is always sound (the position is then searched): once it failed
+        for a pawn structure and material count, it is not run again for that structure
+        (most of its positions share the answer, and the check is the costly part)."""
+        structure = (key[0], key[0] & key[6], chess.popcount(key[6]), chess.popcount(key[7]))
+        if structure in self.unproved:
+            return False
+        if prove_cannot_mate(board, self.color) is not None:
+            self.pruned += 1
+            return True
+        self.unproved.add(structure)
+        return False
 
     @staticmethod
     def line(parent: dict[Key, tuple[Key, chess.Move] | None], key: Key) -> list[chess.Move]:

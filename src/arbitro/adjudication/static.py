@@ -28,13 +28,22 @@ The analysis, in order:
    (the square passed by a double step counts, so en passant is included); a piece of P is
    dropped when an enemy piece (other than pawns of S) may ever attack a square it may stand
    on, or the enemy king may and no wall of its colour guards that square, or it is the pawn
-   that just made a double step and may be taken en passant. Repeat until nothing is dropped.
+   that just made a double step and may be taken en passant. A piece of P that only the enemy
+   king may take is kept when each such capture stalemates its side (``_stalemating``): every
+   other man of that side but the king is a wall, and wherever its king may stand (not next to
+   the capture square) every square it could step to, with no wall of its own and attacked by
+   no enemy wall, is next to the enemy king, and no enemy slider can stand on a line (stopped
+   by walls) through a square the enemy king may come from to that king's square (so the
+   capture gives no discovered check). Repeat until nothing is dropped.
    Soundness, by the first failure: take the first move of a game that breaks a hypothesis or
    moves a wall. Before it every hypothesis held, so every piece stayed in its fill (by
    induction on the moves). The move cannot move a wall (its way is blocked by walls, which
    have not moved), nor be a capture by a pawn of S (the captured piece stood in its own fill,
    on a square the pawn attacks: the pawn would have been dropped), nor capture a piece of P
-   (the capturer attacks a square of its fill; a king cannot take a piece a wall guards).
+   (the capturer attacks a square of its fill; a king cannot take a piece a wall guards),
+   except a capture by the king that stalemates: the game ends there, with no mate, and every
+   position before it kept the hypotheses. (After it the walls still cannot move: the taken
+   man's square holds the king, which no man takes.)
 3. Mate squares. In that world a mate on a square ``k`` needs ``k`` in the defending king's
    fill and a checker: some non-king piece of ``color`` attacking ``k`` from its fill (a wall
    only on the king's present square: the king cannot return to a square a wall attacks).
@@ -578,7 +587,9 @@ class _Analysis:
             (chess.BLACK, self.black, world.black, world.white, world.wattacks_black),
         ):
             enemy_occupy = enemy.occupy
-            danger = enemy.captures | (_king_step(enemy.king) & ~wattacks)
+            king_danger = _king_step(enemy.king) & ~wattacks
+            danger = enemy.captures | king_danger
+            mobile = own & ~self.kings & ~walls
             # A pawn of S is dropped when an enemy piece may stand on a square it attacks (for
             # the walls, the squares from which a pawn attacks that enemy square), a piece of
             # P when an enemy man may attack a square it may stand on.
@@ -588,14 +599,18 @@ class _Analysis:
             else:
                 bad_s |= walls & own & pawns & _white_pawn_attacks(enemy_occupy)
                 pawn_attacks = _black_pawn_attacks
-            bad_p |= walls & own & ~self.kings & danger
+            hit = walls & own & ~self.kings & danger
+            if hit & ~enemy.captures and not mobile and self.ep < 0:
+                # only the enemy king may take them: spare those whose capture stalemates
+                hit &= ~self._stalemating(world, color, hit & ~enemy.captures)
+            bad_p |= hit
             for bb, region in side.quiet:
                 if pawn_attacks(region) & enemy_occupy:
                     bad_s |= bb
-                if region & danger:
+                if region & danger and not self._spared(world, color, bb, region, mobile):
                     bad_p |= bb
             for bb, region in side.movers:
-                if region & danger:
+                if region & danger and not self._spared(world, color, bb, region, mobile):
                     bad_p |= bb
             # (a pawn taken en passant after a double step passed over a square of its region
             # that the capturing pawn attacks, so the test above covers it)
@@ -610,6 +625,60 @@ class _Analysis:
         self.never_capture = never_capture & ~bad_s
         self.never_captured = never_captured & ~bad_p
         return True
+
+    def _spared(self, world: _World, color: chess.Color, bb: int, region: int, mobile: int) -> bool:
+        """True when the man ``bb`` (of ``color``, standing in ``region``), the only mobile man
+        of its side but the king, can be taken only by the enemy king, and only where that
+        capture stalemates (see ``_stalemating``)."""
+        if mobile != bb or self.ep >= 0:
+            return False
+        enemy = world.side(not color)
+        if region & enemy.captures:
+            return False
+        hit = region & _king_step(enemy.king) & ~world.wattacks(color)
+        return not hit & ~self._stalemating(world, color, hit)
+
+    def _stalemating(self, world: _World, color: chess.Color, squares: int) -> int:
+        """The squares of ``squares`` where the enemy king taking a man of ``color`` leaves
+        ``color`` stalemated, in every position the world allows.
+
+        The caller makes sure that every other man of ``color`` but the king is a wall (so it
+        cannot move: the square of the taken man now holds the enemy king, which no man
+        takes). The king of ``color`` stands in its fill, on a square not next to the capture;
+        it is stalemated when every square next to it that holds no wall of its own and no
+        enemy wall attacks (the squares it might step to) is next to the enemy king. It is not in
+        check: a king gives no check, the taken man's square still holds a man, and no
+        enemy slider stands on a line, past a square the enemy king may come from, to a square
+        the king may stand on (walls stop the lines). Such a capture ends the game at once,
+        so it never lets a mate happen: it breaks no hypothesis that matters.
+        """
+        walls = world.walls
+        own_side = world.side(color)
+        enemy = world.side(not color)
+        own = self.white if color else self.black
+        # (an enemy wall no enemy wall guards might be taken: a move)
+        allowed = ~(walls & own) & ~world.wattacks(not color)
+        enemy_walls = walls & ~own
+        sliders = enemy.occupy & ~(self.pawns & enemy_walls)
+        stalemating = 0
+        while squares:
+            bb = squares & -squares
+            squares ^= bb
+            sq = bb.bit_length() - 1
+            near = _KING_NEAR[sq] | bb
+            rest = own_side.king & ~near
+            ok = True
+            while rest and ok:
+                low = rest & -rest
+                rest ^= low
+                r = low.bit_length() - 1
+                if _KING_NEAR[r] & allowed & ~near or _discovers(
+                    r, _KING_NEAR[sq] & enemy.king, walls, sliders
+                ):
+                    ok = False
+            if ok:
+                stalemating |= bb
+        return stalemating
 
     def _world(self, index: int) -> _World:
         """The world of round ``index`` (the rounds before it broke some hypothesis)."""
@@ -724,6 +793,30 @@ def _same_analysis(board: chess.Board, move: chess.Move, analysis: _Analysis) ->
     else:
         near = _KING_NEAR[to]
     return bool(near & ~own)
+
+
+_DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+def _discovers(king: int, starts: int, walls: int, sliders: int) -> bool:
+    """Might a king moving away from one of ``starts`` uncover a line from a slider (standing
+    on one of ``sliders``) to the square ``king``? Lines stop at walls; other men are taken
+    as absent, which only says "might" more often."""
+    file, rank = king & 7, king >> 3
+    for df, dr in _DIRECTIONS:
+        f, r = file + df, rank + dr
+        passed = False
+        while 0 <= f < 8 and 0 <= r < 8:
+            bb = _BB[8 * r + f]
+            if passed and bb & sliders:
+                return True
+            if bb & walls:
+                break
+            if bb & starts:
+                passed = True
+            f += df
+            r += dr
+    return False
 
 
 def _can_block(squares: int, regions: list[int]) -> bool:
