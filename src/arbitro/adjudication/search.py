@@ -328,17 +328,28 @@ def _cost(
             best, second = d, best
         elif d < second:
             second = d
+    h += _nearest_two(cache, color, lk, (pawns, loser_pawns), (best, second))
+    helpers = loser & ~loser_pawns & ~chess.BB_SQUARES[lk]
+    for sq in chess.scan_forward(helpers & ~chess.BB_KING_ATTACKS[lk]):
+        h += min(_CHEB[sq][lk] - 1, 3)
+    return h
+
+
+def _nearest_two(
+    cache: _PawnCache, color: chess.Color, lk: int, men: tuple[int, int], nearest: tuple[int, int]
+) -> int:
+    """The cost of the winner's two men nearest the loser's king ``lk``: ``nearest`` are its
+    pieces' two smallest distances, to which its pawns add theirs (``men``: the winner's pawns
+    and the loser's; a pawn counts as a queen after its promotion walk)."""
+    pawns, loser_pawns = men
+    best, second = nearest
     if pawns:
         pbest, psecond = _pawn_units(cache, color, lk, pawns, loser_pawns)
         if pbest < best:
             best, second = pbest, min(best, psecond)
         elif pbest < second:
             second = pbest
-    h += 2 * min(best, 30) + min(second, 10)
-    helpers = loser & ~loser_pawns & ~chess.BB_SQUARES[lk]
-    for sq in chess.scan_forward(helpers & ~chess.BB_KING_ATTACKS[lk]):
-        h += min(_CHEB[sq][lk] - 1, 3)
-    return h
+    return 2 * min(best, 30) + min(second, 10)
 
 
 def _pawn_term(cache: dict[tuple[int, int], int], color: chess.Color, wp: int, lp: int) -> int:
@@ -486,13 +497,7 @@ class _Search:
                             second = d
                     h = base + 2 * chess.popcount(around & ~nloser & ~wcov)
                     h += max(0, _CHEB[king_sq][lk] - 2)
-                    if npawns:
-                        pbest, psecond = _pawn_units(cache, color, lk, npawns, nlp)
-                        if pbest < best:
-                            best, second = pbest, min(best, psecond)
-                        elif pbest < second:
-                            second = pbest
-                    h += 2 * min(best, 30) + min(second, 10)
+                    h += _nearest_two(cache, color, lk, (npawns, nlp), (best, second))
                     h += help_sum - near[to] if bit & helpers else help_sum
                     wp = npawns
                     if check:
@@ -520,13 +525,7 @@ class _Search:
                                 second = d2
                         h = base + 2 * chess.popcount(around & ~nloser & ~covered)
                         h += max(0, _CHEB[wk][lk] - 2)
-                        if wp:
-                            pbest, psecond = _pawn_units(cache, color, lk, wp, nlp)
-                            if pbest < best:
-                                best, second = pbest, min(best, psecond)
-                            elif pbest < second:
-                                second = pbest
-                        h += 2 * min(best, 30) + min(second, 10)
+                        h += _nearest_two(cache, color, lk, (wp, nlp), (best, second))
                         h += help_sum
                         if start & helpers:
                             h -= near[frm]

@@ -167,11 +167,10 @@ def _body(
     return body
 
 
-def _short(board: chess.Board, move: chess.Move, piece_type: int, capture: bool, name: str) -> str:
-    to = chess.square_name(move.to_square)
-    if piece_type == chess.PAWN:
-        return f"{chess.FILE_NAMES[chess.square_file(move.from_square)]}x{to}" if capture else to
-    # E10: the file when it tells the pieces apart, else the rank, else both.
+def origin_parts(board: chess.Board, move: chess.Move, piece_type: int) -> tuple[bool, bool]:
+    """Which parts of the square a piece (not a pawn) leaves are written or said, as
+    ``(file, rank)``: none when no other such piece can go to the same square; else E10's
+    choice, the file when it tells the pieces apart, else the rank, else both."""
     rivals = [
         other.from_square
         for other in board.generate_legal_moves(
@@ -180,15 +179,24 @@ def _short(board: chess.Board, move: chess.Move, piece_type: int, capture: bool,
         )
         if not board.is_castling(other)
     ]
-    hint = ""
-    if rivals:
-        file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
-        if all(chess.square_file(sq) != file for sq in rivals):
-            hint = chess.FILE_NAMES[file]
-        elif all(chess.square_rank(sq) != rank for sq in rivals):
-            hint = chess.RANK_NAMES[rank]
-        else:
-            hint = chess.square_name(move.from_square)
+    if not rivals:
+        return False, False
+    file, rank = chess.square_file(move.from_square), chess.square_rank(move.from_square)
+    if all(chess.square_file(sq) != file for sq in rivals):
+        return True, False
+    if all(chess.square_rank(sq) != rank for sq in rivals):
+        return False, True
+    return True, True
+
+
+def _short(board: chess.Board, move: chess.Move, piece_type: int, capture: bool, name: str) -> str:
+    to = chess.square_name(move.to_square)
+    if piece_type == chess.PAWN:
+        return f"{chess.FILE_NAMES[chess.square_file(move.from_square)]}x{to}" if capture else to
+    say_file, say_rank = origin_parts(board, move, piece_type)
+    hint = chess.FILE_NAMES[chess.square_file(move.from_square)] if say_file else ""
+    if say_rank:
+        hint += chess.RANK_NAMES[chess.square_rank(move.from_square)]
     return f"{name}{hint}{'x' if capture else ''}{to}"
 
 

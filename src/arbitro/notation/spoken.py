@@ -26,6 +26,7 @@ from typing import Literal
 import chess
 
 from arbitro.i18n import N_
+from arbitro.notation.algebraic import origin_parts
 from arbitro.notation.letters import NotationError
 
 __all__ = ["STYLES", "SpokenStyle", "announce", "hear"]
@@ -179,28 +180,10 @@ class _Facts:
             return cls(move, side, chess.KING, False, False, False, False)
         piece = board.piece_type_at(move.from_square) or chess.PAWN
         capture = board.is_capture(move)
-        say_file = say_rank = False
         if piece == chess.PAWN:
-            say_file = capture
+            say_file, say_rank = capture, False
         else:
-            rivals = [
-                other.from_square
-                for other in board.generate_legal_moves(
-                    board.pieces_mask(piece, board.turn) & ~chess.BB_SQUARES[move.from_square],
-                    chess.BB_SQUARES[move.to_square],
-                )
-            ]
-            if rivals:
-                file, rank = (
-                    chess.square_file(move.from_square),
-                    chess.square_rank(move.from_square),
-                )
-                if all(chess.square_file(sq) != file for sq in rivals):
-                    say_file = True
-                elif all(chess.square_rank(sq) != rank for sq in rivals):
-                    say_rank = True
-                else:
-                    say_file = say_rank = True
+            say_file, say_rank = origin_parts(board, move, piece)
         return cls(move, None, piece, capture, board.is_en_passant(move), say_file, say_rank)
 
     def words(self, words: SpokenStyle) -> str:

@@ -38,7 +38,6 @@ ROLES = ("white", "black", "arbiter")
 #: The PostgreSQL channel on which every append is announced as ``"<game_id>:<seq>"``.
 CHANNEL = "arbitro_events"
 
-
 #: SQLite: an event inserted only as the next position of its game's log (see _append_next).
 _INSERT_NEXT = (
     f"INSERT INTO {EventRow.__tablename__} (game_id, seq, event, wall_ms) "
@@ -290,9 +289,8 @@ class EventStore:
         """
         if not isinstance(token, str) or not token:
             return None
-        with self._read() as conn:
-            row = conn.execute(_TOKEN_HASHES, {"game_id": game_id}).one_or_none()
-        return None if row is None else role_of(tuple(row), token)
+        hashes = self.token_hashes(game_id)
+        return None if hashes is None else role_of(hashes, token)
 
     def token_hashes(self, game_id: str) -> tuple[str | None, ...] | None:
         """The hashes of the game's tokens, in the order of :data:`ROLES` (``None`` for a role
