@@ -42,6 +42,19 @@ NO = [
         chess.BLACK,
         "escape squares can never all be covered or blocked",
     ),
+    # Black's king shuttles between a6 and a5, its pawns locked. A mate on a5 needs a6
+    # covered, and only White's king can cover a light square; but Black's last move brought
+    # its king from a6, where White's king could not stand next to it.
+    (
+        "8/1p6/kPp5/2P5/p1P5/P7/5B1B/6K1 b - - 0 1",
+        chess.WHITE,
+        "can never step onto a square where it could be mated",
+    ),
+    (
+        "8/1p6/kPp5/2P5/p1P5/P7/8/2B1B1K1 w - - 0 1",
+        chess.WHITE,
+        "can never step onto a square where it could be mated",
+    ),
     ("k7/2K5/1P6/8/8/8/8/8 b - - 0 1", chess.WHITE, "stalemate"),
     ("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", chess.BLACK, "already checkmated"),
     # Black's only move takes the last pawn: king against king.

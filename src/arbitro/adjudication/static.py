@@ -50,9 +50,16 @@ The analysis, in order:
    Every neighbour of ``k`` must be unavailable to the king: a wall, attacked by a non-king
    piece or a wall of ``color``, attacked by ``color``'s king (then at distance exactly 2 from
    ``k``, covering only the neighbours next to it), or occupied by a defending piece (each
-   covers one square of its own fill; a matching decides). If no ``k`` passes, no mate
-   exists. This one test covers "no piece can ever reach the enemy king's side" and "bishops
-   of one colour cannot cover the escape squares of the other colour".
+   covers one square of its own fill; a matching decides). When every defending man but the
+   king is a wall, the defender's last move before a mate on ``k`` brought its king there from
+   a neighbour ``j`` (``_arrives``): at the mate ``j`` is covered, and not by the attacking
+   king, which stood away from the defending king on ``j`` and has not moved since, unless its
+   last move uncovered a check, from a square two steps from ``j``. A square ``k`` where the
+   king stands now is left out this way only when there is no mate at once (already, or with
+   the attacker's next move), checked on the board, and only without castling rights for the
+   attacker (castling moves a rook too). If no ``k`` passes, no mate exists. This one test
+   covers "no piece can ever reach the enemy king's side" and "bishops of one colour cannot
+   cover the escape squares of the other colour".
    Quick exits (answering "maybe", i.e. None, is always sound): when no pawn has an enemy man
    right in front of it, there are no walls but in freak cases (pieces boxed in by their own
    pawns), and without walls the test passes; it is not run (on the reference positions it
@@ -303,6 +310,7 @@ class _Analysis:
         "rooks",
         "stuck",
         "turn",
+        "unreached",
         "white",
         "worlds",
     )
@@ -324,6 +332,9 @@ class _Analysis:
         self.checked = 0  # the worlds before this index broke a hypothesis
         self.final_at = -1  # index of the consistent world, once known
         self.answers: dict[bool, bool | None] = {}
+        # per colour: squares the mate test left out as ones the defending king cannot step
+        # onto as its last move (``_arrives``); a mate at once there is checked on the board
+        self.unreached: dict[bool, int] = {}
         # Men that might ever be walls: a piece only when every square it could step to holds
         # a man of its colour, a king only when every neighbour holds a man of its colour or
         # could be attacked by an enemy wall. (Leaving out the others from the start gives the
@@ -839,10 +850,11 @@ def _can_block(squares: int, regions: list[int]) -> bool:
     return all(augment(sq, set()) for sq in targets)
 
 
-def _mate_squares_exist(board: chess.Board, color: chess.Color) -> bool | None:
+def _mate_squares_exist(board: chess.Board, color: chess.Color) -> tuple[bool | None, int]:
     """False when no square can ever see ``color`` mate; None when no piece can ever check.
 
-    True when a mate could not be excluded.
+    True when a mate could not be excluded. Second: the squares left out only because the
+    defending king cannot arrive there (``_arrives``), where a mate at once is still possible.
     """
     pawns = board.pawns
     white = board.occupied_co[chess.WHITE]
@@ -854,14 +866,16 @@ def _mate_squares_exist(board: chess.Board, color: chess.Color) -> bool | None:
         # in front of it, there are (but for freak cases of pieces boxed in by their own
         # pawns) no walls, and the mate test then passes (on the reference positions it
         # never failed there).
-        return True
+        return True, 0
     if not white_pawns & (black_pawns >> 8) and (white if color else black) & (
         board.queens | board.rooks
     ):
         # Quick exit (answering "maybe" is always sound): with no pawns blocked head-on there
         # are (but for freak cases) no walls, and a rook or queen then covers every square.
-        return True
-    return _analyse(board).mate(color)
+        return True, 0
+    analysis = _analyse(board)
+    result = analysis.mate(color)
+    return result, analysis.unreached.get(color, 0)
 
 
 def _mate_world(analysis: _Analysis, world: _World, color: chess.Color) -> bool | None:
@@ -886,11 +900,18 @@ def _mate_world(analysis: _Analysis, world: _World, color: chess.Color) -> bool 
     for region in blockers:
         block_any |= region
     att_king = att.king
+    # When every defending man but the king is a wall, the defender's last move before the
+    # mate brought its king to k from a square next to it (``_arrives``), unless the mate comes
+    # at once: the squares left out for that reason are noted, for ``_static`` to check that.
+    arriving = not blockers
     while candidates:
         bb = candidates & -candidates
         candidates ^= bb
         k = bb.bit_length() - 1
         around = _KING_NEAR[k]
+        if arriving and not _arrives(k, dfd.king, att, cover, walls):
+            analysis.unreached[color] = analysis.unreached.get(color, 0) | bb
+            continue
         need = around & ~walls & ~cover
         if not need:
             return True
@@ -918,13 +939,68 @@ def _mate_world(analysis: _Analysis, world: _World, color: chess.Color) -> bool 
     return False
 
 
+def _arrives(k: int, king_fill: int, att: _Side, cover: int, walls: int) -> bool:
+    """Might the defending king step onto ``k`` from a neighbour ``j`` as the defender's last
+    move before a mate there, when its king is the defender's only man that moves?
+
+    At the mate, ``j`` (just left by the king) must be unavailable to it. If the attacker's
+    last move was not a king move, its king stands where it stood when the defending king was
+    on ``j``: not next to ``j``, so ``j`` is covered by another man (``cover``) or holds the
+    man that moved last (``att.occupy``). If it was a king move, it gave a discovered check:
+    the king left a square ``p`` on a line from one of its pieces to ``k``, not next to ``k``
+    nor to ``j`` (the defending king stood on each), for a square next to ``j``; ``p`` is two
+    squares from ``j``.
+    """
+    arrivals = _KING_NEAR[k] & king_fill
+    if arrivals & (cover | att.occupy):
+        return True
+    near_k = _KING_NEAR[k] | _BB[k]
+    while arrivals:
+        low = arrivals & -arrivals
+        arrivals ^= low
+        starts = _RING2[low.bit_length() - 1] & att.king & ~near_k
+        if starts and _discovers(k, starts, walls, att.occupy):
+            return True
+    return False
+
+
+def _mates_now(board: chess.Board) -> bool:
+    """Does the side to move have a checkmate in one?"""
+    work = board.copy(stack=False)
+    for move in list(work.generate_legal_moves()):
+        if work.gives_check(move):
+            work.push(move)
+            mate = work.is_checkmate()
+            work.pop()
+            if mate:
+                return True
+    return False
+
+
 def _static(board: chess.Board, color: chess.Color) -> str | None:
     if board.has_insufficient_material(color):
         return "insufficient material"
-    result = _mate_squares_exist(board, color)
+    result, unreached = _mate_squares_exist(board, color)
+    if not result and unreached:
+        # ``_arrives`` holds when the attacker's king moves only one square (castling moves a
+        # rook too, which may check), and but for a mate there already or at once.
+        if board.castling_rights & board.occupied_co[color]:
+            return None
+        if unreached & board.kings & board.occupied_co[not color]:
+            # the king has not to arrive where it stands: a mate now or with the next move
+            if board.turn == color:
+                if _mates_now(board):
+                    return None
+            elif board.is_check() and board.is_checkmate():
+                return None
     if result is None:
         return "no piece can ever attack a square the enemy king can reach"
     if result is False:
+        if unreached:
+            return (
+                "the enemy king, the only man of its side that can move, can never step onto "
+                "a square where it could be mated"
+            )
         return "the enemy king's escape squares can never all be covered or blocked"
     return None
 
