@@ -66,6 +66,17 @@ def test_dead_position_after_the_last_capture() -> None:
     assert game.state().termination == "dead-position"
 
 
+@pytest.mark.law("5.2.2")
+def test_dead_position_while_pawns_can_still_step() -> None:
+    # After Kxd1 no man can ever cross the locked pawns, though c7 and e2 may still step: the
+    # game ends there, not when the last of them is blocked.
+    start = "4k3/2p5/8/p1p1p1p1/P1P1P1P1/8/4P3/3rK3 w - - 0 1"
+    game = Game.create("fide-2023", "5+3", start=start)
+    game.start(0)
+    game.play("white", "Kxd1", 1000)
+    assert game.state().termination == "dead-position"
+
+
 def test_enforced_board_refuses_an_illegal_move_and_changes_nothing() -> None:
     game = played(["e4"])
     before = fingerprint(game, 5000)

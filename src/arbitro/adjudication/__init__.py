@@ -25,6 +25,7 @@ True
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Literal
 
 import chess
@@ -169,22 +170,43 @@ def is_dead_position(board: chess.Board) -> bool:
 
 
 def may_be_dead(board: chess.Board) -> bool:
-    """A cheap filter for the engine's check after every capture, promotion or pawn move:
-    True when the material alone cannot mate, when every pawn is blocked head-on, or, without
-    pawns, when there is no rook or queen and at most two minor pieces.
+    """A cheap filter for the engine's check after every capture, pawn move or promotion.
 
-    Skipping a position never makes a wrong draw; a dead position it lets pass is found once a
-    later capture or pawn move locks the last pawns or trades the last heavy pieces.
+    True when the material alone cannot mate; when every pawn is blocked head-on by a pawn;
+    with no rook or queen, when every pawn has a man ahead of it on its file, or when there is
+    no pawn and at most two minor pieces; and when the side to move is in check with at most
+    two legal moves (a forced line). A dead position it lets pass is found when a later
+    capture or pawn move makes it pass.
     """
     if board.is_insufficient_material():
         return True
-    white_pawns = board.pawns & board.occupied_co[chess.WHITE]
-    black_pawns = board.pawns & board.occupied_co[chess.BLACK]
-    free = ((white_pawns << 8) & chess.BB_ALL | (black_pawns >> 8)) & ~board.pawns
-    if board.pawns:
-        return not free  # every pawn is blocked head-on
-    pieces = board.occupied & ~board.kings
-    return not (board.rooks | board.queens) and chess.popcount(pieces) <= 2
+    pawns = board.pawns
+    occupied = board.occupied
+    white_pawns = pawns & board.occupied_co[chess.WHITE]
+    black_pawns = pawns & board.occupied_co[chess.BLACK]
+    heavy = board.rooks | board.queens
+    if pawns:
+        if not ((white_pawns << 8) & chess.BB_ALL | (black_pawns >> 8)) & ~pawns:
+            return True  # every pawn is blocked head-on
+        if not heavy and not _unobstructed(white_pawns, black_pawns, occupied):
+            return True
+    elif not heavy and chess.popcount(occupied & ~board.kings) <= 2:
+        return True
+    return board.is_check() and len(list(islice(board.generate_legal_moves(), 3))) <= 2
+
+
+def _unobstructed(white_pawns: int, black_pawns: int, occupied: int) -> int:
+    """The pawns with no man ahead of them on their file."""
+    above = below = 0  # squares with a man somewhere above (below) them on their file
+    rest = occupied >> 8
+    while rest:
+        below |= rest
+        rest >>= 8
+    rest = (occupied << 8) & chess.BB_ALL
+    while rest:
+        above |= rest
+        rest = (rest << 8) & chess.BB_ALL
+    return (white_pawns & ~below) | (black_pawns & ~above)
 
 
 def has_bare_material(board: chess.Board, color: chess.Color) -> bool:

@@ -896,6 +896,8 @@ class Game:
             if board.is_check():
                 return self._outcome_for(win_for(not board.turn), "checkmate", at)
             return self._outcome_for(DRAW, "stalemate", at)
+        # After every capture, pawn move or promotion: a dead position ends the game at once
+        # (5.2.2), even while some pawns can still step.
         if structure_changed and may_be_dead(board) and is_dead_position(board):
             return self._outcome_for(DRAW, "dead-position", at)
         # Either rule needs the position to have occurred five times: the count says first.
