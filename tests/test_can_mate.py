@@ -159,7 +159,7 @@ def test_the_engine_filter_on_the_reference_dead_positions() -> None:
     ]
     # 52 of the 676 that the analysis proves: mostly rooks or queens locked in behind pawns,
     # and stalemates (the engine tells those apart first). A later capture or pawn move that
-    # lets the position pass ends the game then.
+    # lets the position through ends the game then.
     assert len(missed) <= 52
 
 

@@ -175,8 +175,8 @@ def may_be_dead(board: chess.Board) -> bool:
     True when the material alone cannot mate; when every pawn is blocked head-on by a pawn;
     with no rook or queen, when every pawn has a man ahead of it on its file, or when there is
     no pawn and at most two minor pieces; and when the side to move is in check with at most
-    two legal moves (a forced line). A dead position it lets pass is found when a later
-    capture or pawn move makes it pass.
+    two legal moves (a forced line). A dead position it holds back is found when a later
+    capture or pawn move lets it through.
     """
     if board.is_insufficient_material():
         return True
@@ -197,16 +197,16 @@ def may_be_dead(board: chess.Board) -> bool:
 
 def _unobstructed(white_pawns: int, black_pawns: int, occupied: int) -> int:
     """The pawns with no man ahead of them on their file."""
-    above = below = 0  # squares with a man somewhere above (below) them on their file
+    man_above = man_below = 0  # squares with a man somewhere above (below) them on their file
     rest = occupied >> 8
     while rest:
-        below |= rest
+        man_above |= rest
         rest >>= 8
     rest = (occupied << 8) & chess.BB_ALL
     while rest:
-        above |= rest
+        man_below |= rest
         rest = (rest << 8) & chess.BB_ALL
-    return (white_pawns & ~below) | (black_pawns & ~above)
+    return (white_pawns & ~man_above) | (black_pawns & ~man_below)
 
 
 def has_bare_material(board: chess.Board, color: chess.Color) -> bool:
