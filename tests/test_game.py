@@ -77,6 +77,26 @@ def test_dead_position_while_pawns_can_still_step() -> None:
     assert game.state().termination == "dead-position"
 
 
+@pytest.mark.law("7.5.5")
+def test_the_questions_a_claim_or_a_resignation_may_ask_are_handed_out_first() -> None:
+    """A server answers them in a worker thread before it applies the event (a search may be
+    long); asking changes nothing, and an event that asks nothing gets no question."""
+    start = "6k1/5ppp/8/8/8/8/r5K1/8 b - - 0 50"
+    game = Game.create("fide-2023", "3+2", board="physical", start=start)
+    game.start(0)
+    game.play("black", "Rh2", 3000)  # through the white king: illegal
+    claim = Event.from_dict({"at": 5000, "by": "white", "do": "claim", "claim": "illegal-move"})
+    before = fingerprint(game, 5000)
+    [(board, side)] = game.mate_questions(claim)
+    # the position before the illegal move, and White, who only draws if he cannot mate
+    assert (board.fen(), side) == ("6k1/5ppp/8/8/8/8/r5K1/8 b - - 0 50", chess.WHITE)
+    resign = Event.from_dict({"at": 5000, "by": "black", "do": "resign"})
+    [(board, side)] = game.mate_questions(resign)
+    assert side == chess.WHITE and board.board_fen() == game.board.board_fen()
+    assert game.mate_questions(Event.from_dict({"at": 5000, "by": "white", "do": "press"})) == []
+    assert fingerprint(game, 5000) == before
+
+
 def test_enforced_board_refuses_an_illegal_move_and_changes_nothing() -> None:
     game = played(["e4"])
     before = fingerprint(game, 5000)

@@ -312,6 +312,43 @@ def test_a_finished_game_nobody_follows_leaves_memory(tmp_path: Path) -> None:
             assert view["state"]["termination"] == "resignation"
 
 
+def test_a_resignation_asks_whether_the_winner_can_mate_off_the_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under the 2023 Laws resigning against a side that cannot mate draws, and the search
+    that tells may be long: the server runs it in a worker thread, then applies the
+    resignation, which finds the answer remembered."""
+    import asyncio  # noqa: PLC0415
+
+    from arbitro.game import engine  # noqa: PLC0415
+    from arbitro.store import EventStore  # noqa: PLC0415
+    from arbitro.web.live import Hub  # noqa: PLC0415
+
+    searched_in_loop: list[bool] = []
+    search = engine.cannot_checkmate
+
+    def spy(board: Any, color: bool) -> bool:
+        try:
+            asyncio.get_running_loop()
+            searched_in_loop.append(True)
+        except RuntimeError:
+            searched_in_loop.append(False)
+        return search(board, color)
+
+    monkeypatch.setattr(engine, "cannot_checkmate", spy)
+    monkeypatch.setattr(engine, "_VERDICTS", {})  # nothing remembered from other tests
+    with (
+        EventStore(f"sqlite:///{tmp_path}/resign.db") as store,
+        TestClient(create_app(hub=Hub(store))) as client,
+    ):
+        links = new_game(client, edition="fide-2023")
+        command(client, links, "white", do="start")
+        assert command(client, links, "black", do="resign").status_code == 200
+        view = client.get(f"/api/games/{links['id']}").json()
+    assert view["state"]["termination"] == "resignation"
+    assert searched_in_loop == [False]
+
+
 def test_a_client_that_leaves_while_its_reply_is_sent_costs_no_error(tmp_path: Path) -> None:
     """A player who closes the connection right after his last command (as a client does when
     the game ends) is simply gone: the server writes no error and no traceback (formatting one

@@ -544,6 +544,34 @@ class Game:
         fall = clock.flag_at(clock.turn)
         return fall if fall is not None and fall > at else None
 
+    def mate_questions(self, event: Event) -> list[tuple[chess.Board, Color]]:
+        """The questions "can this side still mate?" that applying ``event`` may ask, each a
+        position (a copy) and a side, for :func:`cannot_mate`: a resignation where the Laws
+        draw it against a side that cannot mate, a claim of an illegal move where a side that
+        cannot mate only draws, the opening of a sealed move that may be invalid (6.10, 9.6).
+        A server answers them in a worker thread before it applies the event, which then finds
+        the answers remembered. Nothing in the game changes.
+        """
+        do = event.do
+        try:
+            if do == "resign" and self.edition.resign_against_bare_king_draws:
+                return [(self._board.copy(stack=False), not _player(event.by))]
+            if (
+                do == "claim"
+                and event.args.get("claim") == "illegal-move"
+                and self._illegal_policy.draw_if_cannot_checkmate
+            ):
+                target = self._illegal_target(_actor(event.by))
+                if target is not None:
+                    index, ply = target
+                    return [(self._position_after(self._plies[:index]), not ply.color)]
+            adjournment = self._adjournment
+            if do == "resume" and adjournment is not None and not adjournment.opened:
+                return [(self._board.copy(stack=False), not adjournment.sealer)]
+        except GameError:
+            pass  # the event will be refused
+        return []
+
     def flag_question(self, at: int) -> tuple[chess.Board, Color] | None:
         """The question a flag fallen by ``at`` asks, when this game asks it: the position
         (a copy) and the side that wins unless it cannot mate (6.9), for :func:`cannot_mate`;
@@ -997,7 +1025,7 @@ class Game:
         color = _player(event.by)
         self._check_on(event.at)
         winner = not color
-        if self.edition.resign_against_bare_king_draws and cannot_checkmate(self._board, winner):
+        if self.edition.resign_against_bare_king_draws and cannot_mate(self._board, winner):
             result = DRAW
         else:
             result = win_for(winner)
@@ -1208,7 +1236,7 @@ class Game:
         if policy.loses(count):
             self._last_claim = "upheld"
             reinstated = self._position_after(self._plies[:index])
-            if policy.draw_if_cannot_checkmate and cannot_checkmate(reinstated, not offender):
+            if policy.draw_if_cannot_checkmate and cannot_mate(reinstated, not offender):
                 self._end(Outcome(DRAW, "illegal-move-draw", article, at))
             else:
                 self._end(Outcome(win_for(not offender), "illegal-move", article, at))
@@ -1762,7 +1790,7 @@ class Game:
         reading = read_written(text, board, adj.lang)
         if not reading.ok or reading.move is None:
             # Unless the opponent could not mate anyway (6.10, 9.6).
-            drawn = cannot_checkmate(board, answerer)
+            drawn = cannot_mate(board, answerer)
             self._end(
                 Outcome(
                     DRAW if drawn else win_for(answerer),

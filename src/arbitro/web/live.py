@@ -62,6 +62,9 @@ ALLOWED: dict[str, frozenset[str]] = {
     ),
 }
 
+#: The commands that may ask whether a side can still mate (``Game.mate_questions``).
+_MAY_ASK = frozenset({"resign", "claim", "resume"})
+
 #: Largest whole number a command's argument may be (beyond any clock or ply count).
 _LARGEST = 10**15
 #: Longest list a command's argument may be (``present``: the players at the board).
@@ -268,6 +271,8 @@ class Hub:
                 if do in ("seal", "resume"):
                     args = self._envelope_args(live, do, args)
                 event = Event.from_dict({"at": at, "by": role, "do": do, **args})
+                if do in _MAY_ASK:
+                    await self._answer_first(live, event)
                 seq = live.seq
                 try:
                     live.game.apply(event)  # raises on refusal, with nothing changed
@@ -478,6 +483,14 @@ class Hub:
         task = asyncio.get_running_loop().create_task(self._answer_flag(live, question))
         self._tasks.add(task)  # a task nothing refers to may be collected before it ends
         task.add_done_callback(self._tasks.discard)
+
+    async def _answer_first(self, live: LiveGame, event: Event) -> None:
+        """Answer in a worker thread the "can this side still mate?" questions ``event`` may
+        ask (a resignation, a claim of an illegal move, a sealed move opened): the game then
+        finds them remembered, and no search runs while every game of the server waits."""
+        for question in live.game.mate_questions(event):
+            with contextlib.suppress(Exception):  # the game then asks it itself
+                await asyncio.to_thread(cannot_mate, *question)
 
     async def _answer_flag(self, live: LiveGame, question: tuple[chess.Board, bool]) -> None:
         with contextlib.suppress(Exception):  # the game then asks it itself
