@@ -209,3 +209,18 @@ def test_a2_the_printed_envelope_never_shows_the_move() -> None:
         assert "Nf3" not in shown and "Cf3" not in shown and "g1f3" not in shown
         assert "Ana" in shown and "Luis" in shown and "Sala 2" in shown
     assert "Sobre de jugada sellada" in page or "Sealed-move envelope" in page
+
+
+@pytest.mark.law("A8")
+def test_a8_only_a_sealed_move_that_cannot_be_played_asks_whether_the_opponent_can_mate() -> None:
+    """A server answers that question in a worker thread before the envelope is opened; a
+    valid sealed move asks nothing, and asking changes nothing."""
+    resume = Event(3_600_000, "arbiter", "resume", {"present": ["white", "black"]})
+    valid = adjourned("Nf3")
+    assert valid.mate_questions(resume) == []
+    invalid = adjourned("Nf4")  # no knight reaches f4
+    before = invalid.to_json()
+    [(board, side)] = invalid.mate_questions(resume)
+    assert side is False and board.board_fen() == invalid.board.board_fen()
+    assert invalid.mate_questions(Event(3_600_000, "arbiter", "resume", {"present": []})) == []
+    assert invalid.to_json() == before

@@ -565,9 +565,19 @@ class Game:
                 if target is not None:
                     index, ply = target
                     return [(self._position_after(self._plies[:index]), not ply.color)]
-            adjournment = self._adjournment
-            if do == "resume" and adjournment is not None and not adjournment.opened:
-                return [(self._board.copy(stack=False), not adjournment.sealer)]
+            adj = self._adjournment
+            if (
+                do == "resume"
+                and adj is not None
+                and adj.envelope is not None
+                and not adj.opened
+                and not event.args.get("missing", False)
+                and (not adj.sealer) in self._present(event.args.get("present"))
+            ):
+                # the envelope is opened: only a sealed move that cannot be played asks
+                reading = read_written(self._sealed_text(adj, event), self._board, adj.lang)
+                if not reading.ok or reading.move is None:
+                    return [(self._board.copy(stack=False), not adj.sealer)]
         except GameError:
             pass  # the event will be refused
         return []
