@@ -32,7 +32,7 @@ import chess
 
 from arbitro.adjudication.dive import dive
 from arbitro.adjudication.search import find_mate
-from arbitro.adjudication.static import prove_cannot_mate
+from arbitro.adjudication.static import AHEAD, prove_cannot_mate
 from arbitro.adjudication.verdict import Verdict
 
 __all__ = [
@@ -181,32 +181,28 @@ def may_be_dead(board: chess.Board) -> bool:
     if board.is_insufficient_material():
         return True
     pawns = board.pawns
-    occupied = board.occupied
     white_pawns = pawns & board.occupied_co[chess.WHITE]
     black_pawns = pawns & board.occupied_co[chess.BLACK]
     heavy = board.rooks | board.queens
     if pawns:
         if not ((white_pawns << 8) & chess.BB_ALL | (black_pawns >> 8)) & ~pawns:
             return True  # every pawn is blocked head-on
-        if not heavy and not _unobstructed(white_pawns, black_pawns, occupied):
+        if not heavy and not _unobstructed(board):
             return True
-    elif not heavy and chess.popcount(occupied & ~board.kings) <= 2:
+    elif not heavy and chess.popcount(board.occupied & ~board.kings) <= 2:
         return True
     return board.is_check() and len(list(islice(board.generate_legal_moves(), 3))) <= 2
 
 
-def _unobstructed(white_pawns: int, black_pawns: int, occupied: int) -> int:
-    """The pawns with no man ahead of them on their file."""
-    man_above = man_below = 0  # squares with a man somewhere above (below) them on their file
-    rest = occupied >> 8
-    while rest:
-        man_above |= rest
-        rest >>= 8
-    rest = (occupied << 8) & chess.BB_ALL
-    while rest:
-        man_below |= rest
-        rest = (rest << 8) & chess.BB_ALL
-    return (white_pawns & ~man_above) | (black_pawns & ~man_below)
+def _unobstructed(board: chess.Board) -> bool:
+    """Has some pawn no man ahead of it on its file?"""
+    occupied = board.occupied
+    for color in (chess.WHITE, chess.BLACK):
+        ahead = AHEAD[color]
+        for sq in chess.scan_forward(board.pawns & board.occupied_co[color]):
+            if not ahead[sq] & occupied:
+                return True
+    return False
 
 
 def has_bare_material(board: chess.Board, color: chess.Color) -> bool:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import chess
 
 from arbitro.adjudication.search import KNIGHT_DISTANCES
+from arbitro.adjudication.static import AHEAD
 
 _DARK = chess.BB_DARK_SQUARES
 _LIGHT = chess.BB_LIGHT_SQUARES
@@ -43,11 +44,6 @@ _DIST = [[chess.square_distance(a, b) for b in chess.SQUARES] for a in chess.SQU
 
 # Knight distances between squares: the search's table.
 _KNIGHT = KNIGHT_DISTANCES
-# Per colour and square: the squares ahead of it on its file.
-_AHEAD = {
-    chess.WHITE: [chess.BB_FILES[s & 7] & ~((chess.BB_SQUARES[s] << 1) - 1) for s in chess.SQUARES],
-    chess.BLACK: [chess.BB_FILES[s & 7] & (chess.BB_SQUARES[s] - 1) for s in chess.SQUARES],
-}
 # The squares beside each corner (on its rank and on its file).
 _BESIDE = {
     corner: [
@@ -159,7 +155,7 @@ class _Dive:
                 if bb & pawns:
                     if move.promotion in (chess.ROOK, chess.BISHOP):
                         cost = NORMAL
-                    elif frm & 7 != to & 7 or not _AHEAD[color][to] & their_pawns:
+                    elif frm & 7 != to & 7 or not AHEAD[color][to] & their_pawns:
                         cost = REWARD  # a capture, or a pawn with no enemy pawn ahead
                     else:
                         cost = normal

@@ -213,8 +213,8 @@ _DIAG_NEAR = [_diag_step(bb) for bb in chess.BB_SQUARES]
 _ORTH_NEAR = [_orth_step(bb) for bb in chess.BB_SQUARES]
 _KING_NEAR = list(chess.BB_KING_ATTACKS)
 
-# Per colour and square: the squares ahead of it on its file.
-_AHEAD: dict[bool, list[int]] = {
+#: Per colour and square: the squares ahead of it on its file (for a pawn of that colour).
+AHEAD: dict[bool, list[int]] = {
     chess.WHITE: [chess.BB_FILES[s & 7] & ~((chess.BB_SQUARES[s] << 1) - 1) for s in chess.SQUARES],
     chess.BLACK: [chess.BB_FILES[s & 7] & (chess.BB_SQUARES[s] - 1) for s in chess.SQUARES],
 }
@@ -485,7 +485,7 @@ class _Analysis:
             quiet = pawns & mobile & never_capture
             if quiet:
                 # the most advanced first: the pawns behind it may stop at its furthest square
-                ahead = _AHEAD[color]
+                ahead = AHEAD[color]
                 quiet_regions = 0
                 while quiet:
                     if color:

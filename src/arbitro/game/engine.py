@@ -570,16 +570,14 @@ class Game:
                 do == "resume"
                 and adj is not None
                 and adj.envelope is not None
-                and not adj.opened
-                and not event.args.get("missing", False)
-                and (not adj.sealer) in self._present(event.args.get("present"))
+                and self._resumption(adj, event)[2]
             ):
                 # the envelope is opened: only a sealed move that cannot be played asks
                 reading = read_written(self._sealed_text(adj, event), self._board, adj.lang)
                 if not reading.ok or reading.move is None:
                     return [(self._board.copy(stack=False), not adj.sealer)]
         except GameError:
-            pass  # the event will be refused
+            return []  # the event will be refused: it asks nothing
         return []
 
     def flag_question(self, at: int) -> tuple[chess.Board, Color] | None:
@@ -1718,15 +1716,7 @@ class Game:
                 N_("No sealed envelope waits for the resumption."),
                 article=self.edition.article("resumption") or None,
             )
-        present = self._present(event.args.get("present"))
-        missing = event.args.get("missing", False)
-        if not isinstance(missing, bool) or (missing and adj.phase != "sealed"):
-            raise _refuse(
-                "bad-argument",
-                N_("'missing' (the envelope cannot be found) is said when the resumption begins."),
-            )
-        answerer = not adj.sealer
-        opens = not missing and not adj.opened and answerer in present
+        present, missing, opens = self._resumption(adj, event)
         text = self._sealed_text(adj, event) if opens else None
         first = adj.phase == "sealed"
         if first:
@@ -1758,6 +1748,22 @@ class Game:
                 N_("'present' lists the players at the board: white, black, both or none."),
             )
         return {c for c in colors if c is not None}
+
+    def _resumption(self, adj: _Adjournment, event: Event) -> tuple[set[Color], bool, bool]:
+        """The players present, whether the envelope is missing (A11), and whether the
+        envelope is opened now: it is there, not yet opened, and its answerer is present.
+
+        :raises GameError: ``bad-argument`` for a bad ``present`` or ``missing``.
+        """
+        present = self._present(event.args.get("present"))
+        missing = event.args.get("missing", False)
+        if not isinstance(missing, bool) or (missing and adj.phase != "sealed"):
+            raise _refuse(
+                "bad-argument",
+                N_("'missing' (the envelope cannot be found) is said when the resumption begins."),
+            )
+        opens = not missing and not adj.opened and (not adj.sealer) in present
+        return present, missing, opens
 
     def _sealed_text(self, adj: _Adjournment, event: Event) -> str:
         if adj.text is not None:
