@@ -16,12 +16,12 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamps: reinstall when the project's metadata changes.
-$(VENV)/.run-installed: pyproject.toml | $(BIN)/python
+# Stamps: reinstall when the project's metadata or its compiled search changes.
+$(VENV)/.run-installed: pyproject.toml setup.py src/arbitro/adjudication/_helpmate.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable .
 	@touch $@
 
-$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+$(VENV)/.test-installed: pyproject.toml setup.py src/arbitro/adjudication/_helpmate.c | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable '.[test]'
 	@touch $@ $(VENV)/.run-installed
 

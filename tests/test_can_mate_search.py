@@ -1,14 +1,20 @@
 """The shortcuts of the cooperative mate search (``arbitro.adjudication.search``): each must
-give exactly what python-chess gives, on positions reached by random play."""
+give exactly what python-chess gives, on positions reached by random play; and its compiled
+form must be the same search."""
 
 from __future__ import annotations
 
+import os
+
 import chess
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from arbitro.adjudication import search
+from arbitro.adjudication.static import prove_cannot_mate
 from positions import walk
+from test_can_mate import NEEDS_DATA, reference
 
 STARTS = [
     chess.STARTING_FEN,
@@ -72,3 +78,72 @@ def test_positions_the_static_analysis_proves_dead_are_pruned() -> None:
     searcher = search._Search(chess.WHITE, 50_000)
     assert searcher.run(board.copy(stack=False)) == (None, True)
     assert searcher.pruned > 0
+
+
+# The compiled search (``_helpmate.c``) must be the Python one, move for move: the same legal
+# moves in python-chess's order, the same keys, the same positions expanded in the same order.
+
+compiled = pytest.mark.skipif(
+    search._helpmate is None, reason="the compiled search was not built (no C compiler)"
+)
+
+
+def test_the_compiled_search_is_built_in_ci() -> None:
+    if os.environ.get("CI") == "true":
+        assert search._helpmate is not None
+
+
+@compiled
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(STARTS), st.lists(st.integers(0, 10_000), max_size=60))
+def test_the_compiled_moves_and_keys_are_python_chess(start: str, choices: list[int]) -> None:
+    assert search._helpmate is not None
+    board = search._from_key(search._key(walk(start, choices)), False)
+    key = search._key(board)
+    moves = list(board.generate_legal_moves())
+    assert search._helpmate.legal_moves(key) == [
+        (m.from_square, m.to_square, m.promotion or 0) for m in moves
+    ]
+    for move in moves:
+        after = board.copy(stack=False)
+        after.push(move)
+        triple = (move.from_square, move.to_square, move.promotion or 0)
+        assert search._helpmate.child_key(key, triple) == search._key(after), (board.fen(), move)
+
+
+def both_searches(board: chess.Board, color: chess.Color, limit: int) -> None:
+    python = search._Search(color, limit)
+    expected = python.run(board.copy(stack=False))
+    native = search._Search(color, limit)
+    assert native.run_compiled(board.copy(stack=False)) == expected, (board.fen(), color)
+    assert native.nodes == python.nodes
+    assert native.pruned == python.pruned
+
+
+@compiled
+@pytest.mark.parametrize(
+    "fen",
+    [
+        "8/8/4k3/4p3/8/4K3/8/2N5 w - - 0 1",  # a mate (found)
+        "k1r5/1P6/K7/2q5/8/8/8/8 b - - 0 1",  # no mate (exhausted, with pruning)
+        "r3k2r/1P4P1/8/3pP3/8/8/1p4p1/R3K2R w KQkq d6 0 1",  # castling, en passant, promotions
+        "1k6/1P1p1p1p/BP6/1P5p/8/5K2/3P1P1P/8 w - - 0 1",  # the limit reached
+    ],
+)
+def test_the_compiled_search_is_the_python_search(fen: str) -> None:
+    for color in chess.COLORS:
+        both_searches(chess.Board(fen), color, 3_000)
+
+
+@compiled
+@NEEDS_DATA
+def test_the_compiled_search_is_the_python_search_on_reference_positions() -> None:
+    for board, _, _ in reference()[::4]:
+        for color in chess.COLORS:
+            if (
+                prove_cannot_mate(board, color) is None
+                and not board.is_checkmate()
+                and not board.is_insufficient_material()
+                and board.occupied_co[color] & ~board.kings
+            ):
+                both_searches(board, color, 1_000)
