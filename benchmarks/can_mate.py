@@ -1,13 +1,16 @@
 """Who can still checkmate: speed and reach over the reference positions.
 
-Run: ``.venv/bin/python benchmarks/can_mate.py [--limit N] [--skip-full]``
+Run: ``.venv/bin/python benchmarks/can_mate.py [--limit N] [--skip-full] [--compare-limit N]``
 
 Reads ``../shared/data/unwinnability/positions.tsv`` (both sides of every position) and prints,
 in the same run:
 
 - baseline: python-chess ``has_insufficient_material`` (material only);
 - arbitro quick mode (static analysis: proves "cannot mate" only);
-- arbitro full mode (static analysis, then a cooperative search for a mate).
+- arbitro full mode (static analysis, then a cooperative search for a mate);
+- the compiled best-first search against the same search in Python (its baseline), on the
+  questions of every tenth position that reach the search, with the same node limit: both
+  must give the same answers and node counts.
 
 For each: positions per second (both sides of a position), that speed as a fraction of the
 material rule's in the same run (the machine's load moves both alike), how many "cannot mate"
@@ -27,7 +30,8 @@ from pathlib import Path
 
 import chess
 
-from arbitro.adjudication import DEFAULT_LIMIT, can_checkmate
+from arbitro.adjudication import DEFAULT_LIMIT, can_checkmate, search
+from arbitro.adjudication.static import prove_cannot_mate
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "unwinnability"
 
@@ -81,10 +85,50 @@ def measure(
     return rate
 
 
+def searches(positions: list[tuple[chess.Board, bool, bool]], limit: int) -> None:
+    """Time the compiled search against the Python one on the same questions."""
+    if not search.COMPILED:
+        print("the compiled search was not built: nothing to compare")
+        return
+    questions = [
+        (board, color)
+        for board, _, _ in positions[::10]
+        for color in chess.COLORS
+        if prove_cannot_mate(board, color) is None
+        and not board.is_checkmate()
+        and not board.is_insufficient_material()
+        and board.occupied_co[color] & ~board.kings
+    ]
+    timings = []
+    results = []
+    for runner in (search._Search.run, search._Search.run_compiled):
+        start = time.perf_counter()
+        found = []
+        for board, color in questions:
+            searcher = search._Search(color, limit)
+            line, exhausted = runner(searcher, board.copy(stack=False))
+            found.append((line, exhausted, searcher.nodes))
+        timings.append(time.perf_counter() - start)
+        results.append(found)
+    same = sum(a == b for a, b in zip(*results, strict=True))
+    python, compiled = timings
+    print(
+        f"best-first search, {len(questions)} questions, limit {limit:,}: Python {python:.1f} s,"
+        f" compiled {compiled:.2f} s ({python / compiled:.0f} times as fast);"
+        f" the same answer and node count on {same} of {len(questions)}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=DEFAULT_LIMIT, help="full-mode node limit")
     parser.add_argument("--skip-full", action="store_true", help="measure quick mode only")
+    parser.add_argument(
+        "--compare-limit",
+        type=int,
+        default=20_000,
+        help="node limit for the compiled-against-Python comparison (0: skip it)",
+    )
     args = parser.parse_args()
     positions = load()
     questions = 2 * len(positions)
@@ -112,6 +156,8 @@ def main() -> None:
             lambda board, color: can_checkmate(board, color, "full", args.limit).answer,
             base,
         )
+    if args.compare_limit:
+        searches(positions, args.compare_limit)
 
 
 if __name__ == "__main__":

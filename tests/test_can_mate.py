@@ -4,13 +4,16 @@ command line, and the engine using the answers."""
 from __future__ import annotations
 
 import csv
+import multiprocessing
 import os
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import chess
 import pytest
 
 from arbitro.adjudication import can_checkmate, is_dead_position, may_be_dead
+from arbitro.adjudication.search import COMPILED
 from arbitro.cli import main
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "unwinnability"
@@ -163,26 +166,35 @@ def test_the_engine_filter_on_the_reference_dead_positions() -> None:
     assert len(missed) <= 52
 
 
+def full_answer(job: tuple[str, bool]) -> str:
+    """One reference question in full mode at the default limit (run in a worker process)."""
+    fen, color = job
+    return can_checkmate(chess.Board(fen), color).answer
+
+
 @NEEDS_DATA
 def test_full_mode_on_the_reference_positions_is_never_wrong() -> None:
-    answered = 0
-    questions = 0
-    for board, white, black in reference():
-        for color, truth in ((chess.WHITE, white), (chess.BLACK, black)):
-            verdict = can_checkmate(board, color, "full", limit=TEST_LIMIT)
-            questions += 1
-            if verdict.answer == "unknown":
-                continue
-            answered += 1
-            assert (verdict.answer == "yes") == truth, (board.fen(), color, verdict)
-    assert answered / questions >= ANSWERED
-
-
-#: The node limit of the test (the benchmark measures the default, 50,000) and the share of
-#: the reference side-questions full mode answers (yes/no) with it (measured: 0.795; 0.841 with
-#: 5,000 nodes, at twice the time).
-TEST_LIMIT = 2_000
-ANSWERED = 0.79
+    # The issue's goal: no wrong answer, and at least 99% of the 3,744 questions answered.
+    if not COMPILED:
+        pytest.skip("the compiled search was not built: the Python search would take hours")
+    questions = [
+        (board.fen(), color, truth)
+        for board, white, black in reference()
+        for color, truth in ((chess.WHITE, white), (chess.BLACK, black))
+    ]
+    # (two processes: about a minute on two cores; spawned, as the web tests leave threads)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(2, mp_context=context) as pool:
+        answers = list(pool.map(full_answer, [(f, c) for f, c, _ in questions], chunksize=8))
+    wrong = [
+        (fen, color, answer)
+        for (fen, color, truth), answer in zip(questions, answers, strict=True)
+        if answer != "unknown" and (answer == "yes") != truth
+    ]
+    assert wrong == []
+    unknown = answers.count("unknown")
+    # measured: 31 unknown (the goal allows 37)
+    assert unknown <= len(questions) // 100
 
 
 def test_cli_lines_errors_and_explanations(

@@ -41,6 +41,7 @@ static inline int popcount(u64 b) { return __builtin_popcountll(b); }
 static u64 KNIGHT_ATT[64], KING_ATT[64], PAWN_ATT[2][64]; /* [color: 0 black, 1 white] */
 static u64 RAYS[8][64];                                   /* squares in a direction, exclusive */
 static u64 BETWEEN[64][64];
+static u64 LINE[64][64]; /* the whole line through two squares (both on it), 0 if none */
 static int CHEB[64][64], KDIST[64][64], CORNER[64], EDGE[64], NEAR[64][64];
 
 static const int DF[8] = {1, -1, 0, 0, 1, 1, -1, -1};
@@ -88,6 +89,10 @@ static void init_tables(void) {
             BETWEEN[a][b] = 0;
             CHEB[a][b] = imax(abs((a & 7) - (b & 7)), abs((a >> 3) - (b >> 3)));
         }
+        static const int OPPOSITE[8] = {1, 0, 3, 2, 7, 6, 5, 4};
+        for (int d = 0; d < 8; d++)
+            for (u64 t = RAYS[d][a]; t; t &= t - 1)
+                LINE[a][lsb(t)] = RAYS[d][a] | RAYS[OPPOSITE[d]][a] | BB(a);
         for (int d = 0; d < 8; d++) {
             u64 path = 0;
             int f = (a & 7) + DF[d], r = (a >> 3) + DR[d];
@@ -383,8 +388,22 @@ static void gen_pseudo(const Pos *p, u64 from_mask, u64 to_mask, MoveList *l) {
     if (p->ep >= 0) gen_ep(p, from_mask, to_mask, l);
 }
 
-/* python-chess's generate_legal_moves: the same moves in the same order (its _is_safe is
- * exact legality, which playing the move and looking at the king also is) */
+/* Our men that alone stand between our king and an enemy slider (python-chess's
+ * _slider_blockers) */
+static u64 pinned(const Pos *p, int k) {
+    int us = p->turn;
+    u64 rq = p->rooks | p->queens, bq = p->bishops | p->queens, occ = p->white | p->black;
+    u64 snipers = ((rook_att(k, 0) & rq) | (bishop_att(k, 0) & bq)) & side(p, !us);
+    u64 blockers = 0;
+    for (; snipers; snipers &= snipers - 1) {
+        u64 b = BETWEEN[k][lsb(snipers)] & occ;
+        if (b && !(b & (b - 1))) blockers |= b;
+    }
+    return blockers & side(p, us);
+}
+
+/* python-chess's generate_legal_moves: the same moves in the same order, kept by the same
+ * exact test of legality as its _is_safe */
 static void gen_legal(const Pos *p, MoveList *out) {
     MoveList l;
     l.n = 0;
@@ -405,18 +424,23 @@ static void gen_legal(const Pos *p, MoveList *out) {
     } else {
         gen_pseudo(p, ALL, ALL, &l);
     }
+    u64 blockers = pinned(p, k);
     out->n = 0;
     for (int i = 0; i < l.n; i++) {
         Move m = l.moves[i];
-        int f = FROM(m);
-        if (f == k && abs((TO(m) & 7) - (f & 7)) == 2 && !checkers) {
-            out->moves[out->n++] = m; /* castling: its generator checked every square */
-            continue;
+        int f = FROM(m), t = TO(m), ok;
+        if (f == k) {
+            /* castling: its generator checked every square */
+            ok = abs((t & 7) - (f & 7)) == 2 || !attackers(p, !us, t, occ ^ BB(k));
+        } else if (t == p->ep && (p->pawns & BB(f)) && ((t - f) & 7)) {
+            Pos after;
+            int ds;
+            play_pieces(p, m, &after, &ds);
+            ok = own_king_safe(&after, us);
+        } else {
+            ok = !(blockers & BB(f)) || (LINE[f][t] & BB(k));
         }
-        Pos after;
-        int ds;
-        play_pieces(p, m, &after, &ds);
-        if (own_king_safe(&after, us)) out->moves[out->n++] = m;
+        if (ok) out->moves[out->n++] = m;
     }
 }
 
@@ -629,56 +653,125 @@ static int table_add(Table *t, const Pos *p, int32_t parent, Move move) {
     return t->n - 1;
 }
 
+/* ------------------------------------------------ pawn structures where the analysis failed */
+
+/* search.py's ``unproved``: (pawns, white pawns, white men, black men) */
+typedef struct {
+    u64 pawns, white_pawns;
+    int white_men, black_men;
+} Structure;
+
+typedef struct {
+    Structure *slots; /* pawns == ALL marks an empty slot (no position has 64 pawns) */
+    size_t n, mask;
+} StructureSet;
+
+static u64 structure_hash(const Structure *s) {
+    return mix(s->pawns ^ mix(s->white_pawns + (u64)s->white_men * 64 + (u64)s->black_men));
+}
+
+static int structure_slot(const StructureSet *set, const Structure *s, size_t *slot) {
+    size_t i = structure_hash(s) & set->mask;
+    for (;;) {
+        const Structure *t = &set->slots[i];
+        if (t->pawns == ALL) {
+            *slot = i;
+            return 0;
+        }
+        if (t->pawns == s->pawns && t->white_pawns == s->white_pawns &&
+            t->white_men == s->white_men && t->black_men == s->black_men)
+            return 1;
+        i = (i + 1) & set->mask;
+    }
+}
+
+static int structure_grow(StructureSet *set) {
+    size_t size = set->slots ? (set->mask + 1) * 2 : 256;
+    Structure *slots = malloc(sizeof(Structure) * size), *old = set->slots;
+    if (!slots) return -1;
+    for (size_t i = 0; i < size; i++) slots[i].pawns = ALL;
+    size_t old_size = old ? set->mask + 1 : 0;
+    set->slots = slots;
+    set->mask = size - 1;
+    for (size_t i = 0; i < old_size; i++) {
+        if (old[i].pawns == ALL) continue;
+        size_t slot;
+        structure_slot(set, &old[i], &slot);
+        slots[slot] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+static int structure_add(StructureSet *set, const Structure *s) {
+    if (!set->slots || (set->n + 1) * 2 > set->mask) {
+        if (structure_grow(set) < 0) return -1;
+    }
+    size_t slot;
+    if (!structure_slot(set, s, &slot)) {
+        set->slots[slot] = *s;
+        set->n++;
+    }
+    return 0;
+}
+
 /* ---------------------------------------------------------------- the queues */
 
 typedef struct {
-    int32_t h;
     int32_t seq; /* larger first among equal estimates (search.py's -seq) */
     int32_t parent;
     Move move;
-} Entry;
+} Entry; /* (its estimate is the stack it is on) */
+
+/* search.py's heaps order entries by (estimate, -seq), and seq grows with every push: so a
+ * stack per estimate, the lowest estimate's first, pops them in exactly that order, without
+ * the heap's walk through memory. */
+#define LOWEST (-64)
+#define BUCKETS 2048
 
 typedef struct {
     Entry *e;
     size_t n, cap;
-} Heap;
+} Stack;
 
-static inline int before(const Entry *a, const Entry *b) {
-    return a->h < b->h || (a->h == b->h && a->seq > b->seq);
-}
+typedef struct {
+    Stack stacks[BUCKETS];
+    int min; /* no entry below this bucket */
+    size_t n;
+} Queue;
 
-static int heap_push(Heap *q, Entry x) {
-    if (q->n == q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 1024;
-        Entry *grown = realloc(q->e, sizeof(Entry) * cap);
-        if (!grown) return -1;
-        q->e = grown;
-        q->cap = cap;
+static int queue_push(Queue *q, int h, Entry x) {
+    int b = h - LOWEST;
+    if (b < 0 || b >= BUCKETS) {
+        PyErr_SetString(PyExc_OverflowError, "estimate out of the queue's range");
+        return -1;
     }
-    size_t i = q->n++;
-    while (i) {
-        size_t up = (i - 1) / 2;
-        if (!before(&x, &q->e[up])) break;
-        q->e[i] = q->e[up];
-        i = up;
+    Stack *st = &q->stacks[b];
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 64;
+        Entry *grown = realloc(st->e, sizeof(Entry) * cap);
+        if (!grown) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        st->e = grown;
+        st->cap = cap;
     }
-    q->e[i] = x;
+    st->e[st->n++] = x;
+    if (!q->n || b < q->min) q->min = b;
+    q->n++;
     return 0;
 }
 
-static Entry heap_pop(Heap *q) {
-    Entry top = q->e[0], last = q->e[--q->n];
-    size_t i = 0;
-    for (;;) {
-        size_t c = 2 * i + 1;
-        if (c >= q->n) break;
-        if (c + 1 < q->n && before(&q->e[c + 1], &q->e[c])) c++;
-        if (!before(&q->e[c], &last)) break;
-        q->e[i] = q->e[c];
-        i = c;
-    }
-    if (q->n) q->e[i] = last;
-    return top;
+static Entry queue_pop(Queue *q) {
+    while (!q->stacks[q->min].n) q->min++;
+    q->n--;
+    Stack *st = &q->stacks[q->min];
+    return st->e[--st->n];
+}
+
+static void queue_free(Queue *q) {
+    for (int b = 0; b < BUCKETS; b++) free(q->stacks[b].e);
 }
 
 /* ---------------------------------------------------------------- Python glue */
@@ -735,15 +828,17 @@ static PyObject *line_of(const Table *t, int32_t at, Move last) {
 
 typedef struct {
     Table table;
-    Heap heap, alt;
+    Queue heap, alt;
     unsigned char *taken;
     size_t taken_cap;
+    StructureSet unproved;
 } Search;
 
 static void search_free(Search *s) {
+    free(s->unproved.slots);
     table_free(&s->table);
-    free(s->heap.e);
-    free(s->alt.e);
+    queue_free(&s->heap);
+    queue_free(&s->alt);
     free(s->taken);
 }
 
@@ -767,51 +862,59 @@ static int cmp_dist(const void *a, const void *b) {
     return x[0] != y[0] ? x[0] - y[0] : x[1] - y[1];
 }
 
-/* search(key, color, limit, dead) -> (line | None, exhausted, nodes) */
+/* search(key, color, limit, dead, static_cost) -> (line | None, exhausted, nodes)
+ * dead(key) runs the static analysis: True when it proves the position dead for ``color`` */
 static PyObject *py_search(PyObject *self, PyObject *args) {
     PyObject *key, *dead;
     int color;
-    long long limit;
+    long long limit, static_cost;
     (void)self;
-    if (!PyArg_ParseTuple(args, "OpLO", &key, &color, &limit, &dead)) return NULL;
+    if (!PyArg_ParseTuple(args, "OpLOL", &key, &color, &limit, &dead, &static_cost)) return NULL;
     Pos root;
     if (pos_from_key(key, &root) < 0) return NULL;
-    Search s;
-    memset(&s, 0, sizeof s);
-    if (!table_init(&s.table)) {
-        search_free(&s);
+    Search *sp = calloc(1, sizeof(Search));
+    if (!sp) return PyErr_NoMemory();
+    Search *s = sp; /* (its queues are large for the C stack) */
+    if (!table_init(&s->table)) {
+        search_free(s);
+        free(s);
         return PyErr_NoMemory();
     }
     long long nodes = 0;
     int32_t seq = 0;
     long long turn = 0;
     PyObject *result = NULL;
-    Entry first = {0, 0, -1, 0};
-    if (heap_push(&s.heap, first) < 0) goto nomem;
-    while (s.heap.n) {
+    Entry first = {0, -1, 0};
+    if (queue_push(&s->heap, 0, first) < 0) goto fail;
+    while (s->heap.n) {
         turn++;
-        Entry e = (s.alt.n && turn % ALT_EVERY == 0) ? heap_pop(&s.alt) : heap_pop(&s.heap);
-        int was = mark_taken(&s, e.seq);
+        Entry e = (s->alt.n && turn % ALT_EVERY == 0) ? queue_pop(&s->alt) : queue_pop(&s->heap);
+        int was = mark_taken(s, e.seq);
         if (was < 0) goto nomem;
         if (was) continue;
         Pos board;
         int32_t at;
         if (e.parent < 0) {
             board = root;
-            at = table_add(&s.table, &board, -1, 0);
+            at = table_add(&s->table, &board, -1, 0);
             if (at < 0) goto nomem;
         } else {
-            const Pos *pp = &s.table.nodes[e.parent].pos;
+            const Pos *pp = &s->table.nodes[e.parent].pos;
             play(pp, e.move, &board);
             int found;
-            table_find(&s.table, &board, &found);
+            table_find(&s->table, &board, &found);
             if (found) continue;
             u64 pawns_before = pp->pawns, occupied_before = pp->white | pp->black;
-            at = table_add(&s.table, &board, e.parent, e.move);
+            at = table_add(&s->table, &board, e.parent, e.move);
             if (at < 0) goto nomem;
             if (!(side(&board, color) & ~board.kings)) continue;
             if (insufficient_for(&board, 1) && insufficient_for(&board, 0)) continue;
             if ((BB(FROM(e.move)) & pawns_before) || (BB(TO(e.move)) & occupied_before)) {
+                Structure st = {board.pawns, board.pawns & board.white, popcount(board.white),
+                                popcount(board.black)};
+                size_t slot;
+                if (s->unproved.slots && structure_slot(&s->unproved, &st, &slot)) goto expand;
+                nodes += static_cost;
                 PyObject *k = key_tuple(&board);
                 if (!k) goto fail;
                 PyObject *r = PyObject_CallOneArg(dead, k);
@@ -821,8 +924,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 Py_DECREF(r);
                 if (is_dead < 0) goto fail;
                 if (is_dead) continue;
+                if (structure_add(&s->unproved, &st) < 0) goto nomem;
             }
         }
+    expand:;
         int mover = board.turn;
         int lk = king_of(&board, !color), wk = king_of(&board, color);
         u64 mine = side(&board, color), loser = side(&board, !color);
@@ -866,10 +971,12 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             u64 wp, nlp;
             if (winner_moves) {
                 Pos after;
-                play(&board, m, &after);
+                int ds;
+                play_pieces(&board, m, &after, &ds);
                 int check = attackers(&after, color, lk, after.white | after.black) != 0;
+                if (check) play(&board, m, &after); /* the whole position, for the replies */
                 if (check && !has_legal_move(&after)) {
-                    result = Py_BuildValue("(NOL)", line_of(&s.table, at, m), Py_False, nodes);
+                    result = Py_BuildValue("(NOL)", line_of(&s->table, at, m), Py_False, nodes);
                     goto done;
                 }
                 int moved = piece_at(&board, frm);
@@ -942,10 +1049,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 }
             }
             seq++;
-            Entry x = {h, seq, at, m};
-            if (heap_push(&s.heap, x) < 0) goto nomem;
-            x.h = h + pawn_term(color, wp, nlp);
-            if (heap_push(&s.alt, x) < 0) goto nomem;
+            Entry x = {seq, at, m};
+            if (queue_push(&s->heap, h, x) < 0) goto fail;
+            if (queue_push(&s->alt, h + pawn_term(color, wp, nlp), x) < 0) goto fail;
         }
         if (nodes >= limit) {
             result = Py_BuildValue("(OOL)", Py_None, Py_False, nodes);
@@ -959,7 +1065,8 @@ nomem:
 fail:
     result = NULL;
 done:
-    search_free(&s);
+    search_free(s);
+    free(s);
     return result;
 }
 
@@ -1001,6 +1108,7 @@ static PyMethodDef METHODS[] = {
 static struct PyModuleDef MODULE = {
     PyModuleDef_HEAD_INIT, "_helpmate",
     "The best-first cooperative search of arbitro.adjudication.search, compiled.", -1, METHODS,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__helpmate(void) {

@@ -30,7 +30,10 @@ def register(commands: Any) -> None:
         help="quick: only prove 'cannot mate' (fast); full: also search for a mate (default)",
     )
     parser.add_argument(
-        "--limit", type=int, default=DEFAULT_LIMIT, help="positions the search may visit"
+        "--limit",
+        type=int,
+        default=DEFAULT_LIMIT,
+        help=f"moves the search may generate per side (default {DEFAULT_LIMIT:,})",
     )
     parser.add_argument(
         "--explain", action="store_true", help="add the reason or the mating line for each side"
