@@ -16,12 +16,13 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamps: reinstall when the project's metadata or its compiled search changes.
-$(VENV)/.run-installed: pyproject.toml setup.py src/arbitro/adjudication/_helpmate.c | $(BIN)/python
+# Stamps: reinstall when the project's metadata or a compiled module's source changes.
+COMPILED := $(addprefix src/arbitro/adjudication/,_helpmate.c static.py dive.py)
+$(VENV)/.run-installed: pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable .
 	@touch $@
 
-$(VENV)/.test-installed: pyproject.toml setup.py src/arbitro/adjudication/_helpmate.c | $(BIN)/python
+$(VENV)/.test-installed: pyproject.toml setup.py $(COMPILED) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --editable '.[test]'
 	@touch $@ $(VENV)/.run-installed
 

@@ -78,6 +78,7 @@ def can_checkmate(
     """
     if mode not in ("quick", "full"):
         raise ValueError(f"mode is 'quick' or 'full', not {mode!r}")
+    color = bool(color)  # (1 and 0 too: the compiled analysis takes only a bool)
     if not _analysable(board):
         # A position a physical board can hold but the Laws cannot (a king missing, a pawn on
         # its last rank): nothing is proved either way.

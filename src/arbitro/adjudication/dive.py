@@ -26,7 +26,8 @@ rest to dives towards each other corner of the right colour in turn.
 
 A node is a generated move; a move played counts as ``_PUSH_COST`` nodes (playing a move and
 generating the replies costs about that much more). Soundness is not at stake here: the dive
-never answers "no", and its line is replayed and checked for mate before a "yes".
+never answers "no", and its line is replayed and checked for mate before a "yes". Like the
+static analysis, this module is compiled by mypyc where ``setup.py`` can.
 """
 
 from __future__ import annotations
