@@ -10,6 +10,7 @@ Both are optional: without a C compiler the package installs anyway and runs the
 """
 
 import os
+import sys
 
 from setuptools import Extension, setup
 
@@ -23,12 +24,17 @@ if not os.environ.get("ARBITRO_PURE"):
             optional=True,
         )
     )
-    from mypyc.build import mypycify
+    try:
+        from mypyc.build import mypycify
 
-    for extension in mypycify(
-        ["src/arbitro/adjudication/static.py", "src/arbitro/adjudication/dive.py"],
-        opt_level="3",
-    ):
+        compiled = mypycify(
+            ["src/arbitro/adjudication/static.py", "src/arbitro/adjudication/dive.py"],
+            opt_level="3",
+        )
+    except (Exception, SystemExit) as error:  # mypyc refused: the modules run as Python
+        print(f"arbitro: static.py and dive.py stay Python ({error!r})", file=sys.stderr)
+        compiled = []
+    for extension in compiled:
         extension.optional = True
         ext_modules.append(extension)
 
