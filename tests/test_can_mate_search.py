@@ -4,6 +4,9 @@ form must be the same search."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import chess
 import pytest
 from hypothesis import given, settings
@@ -140,3 +143,27 @@ def test_the_compiled_search_is_the_python_search_on_reference_positions() -> No
                 and board.occupied_co[color] & ~board.kings
             ):
                 both_searches(board, color, 1_000)
+
+
+@compiled
+def test_the_compiled_search_lets_other_threads_run() -> None:
+    # A search of a second must not stop a server's event loop: the C code gives the GIL back
+    # while it searches. The main thread counts the turns it gets while the search runs.
+    board = chess.Board("8/8/8/8/3k4/1Bn5/BKB5/1B6 w - - 0 1")  # no mate within the limit
+    state = {"running": False, "done": False}
+
+    def run() -> None:
+        state["running"] = True
+        search._Search(chess.WHITE, 2_000_000).run_compiled(board)
+        state["done"] = True
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    turns = 0
+    while not state["done"]:
+        if state["running"]:
+            turns += 1
+        time.sleep(0.001)
+    worker.join()
+    # (holding the GIL throughout, the search would leave it one or two turns)
+    assert turns > 10

@@ -740,20 +740,17 @@ typedef struct {
     size_t n;
 } Queue;
 
+/* 0, or the failure (without the GIL: the caller raises it) */
+enum { NO_MEMORY = 1, OUT_OF_RANGE = 2, RAISED = 3 };
+
 static int queue_push(Queue *q, int h, Entry x) {
     int b = h - LOWEST;
-    if (b < 0 || b >= BUCKETS) {
-        PyErr_SetString(PyExc_OverflowError, "estimate out of the queue's range");
-        return -1;
-    }
+    if (b < 0 || b >= BUCKETS) return OUT_OF_RANGE;
     Stack *st = &q->stacks[b];
     if (st->n == st->cap) {
         size_t cap = st->cap ? st->cap * 2 : 64;
         Entry *grown = realloc(st->e, sizeof(Entry) * cap);
-        if (!grown) {
-            PyErr_NoMemory();
-            return -1;
-        }
+        if (!grown) return NO_MEMORY;
         st->e = grown;
         st->cap = cap;
     }
@@ -825,6 +822,7 @@ static PyObject *line_of(const Table *t, int32_t at, Move last) {
 }
 
 #define ALT_EVERY 4
+#define MAX_LIMIT 1000000000LL /* entries are numbered in 32 bits */
 
 typedef struct {
     Table table;
@@ -880,24 +878,37 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         free(s);
         return PyErr_NoMemory();
     }
+    if (limit > MAX_LIMIT) limit = MAX_LIMIT; /* (more would not fit in memory anyway) */
     long long nodes = 0;
     int32_t seq = 0;
     long long turn = 0;
     PyObject *result = NULL;
+    int failure = 0, exhausted = 0;
+    int32_t mate_at = -1;
+    Move mate = 0;
     Entry first = {0, -1, 0};
-    if (queue_push(&s->heap, 0, first) < 0) goto fail;
+    /* Other Python threads run while the search does (a server's event loop, say): the GIL is
+     * taken back only to call the static analysis and at the end. */
+    PyThreadState *thread = PyEval_SaveThread();
+    if ((failure = queue_push(&s->heap, 0, first))) goto out;
     while (s->heap.n) {
         turn++;
         Entry e = (s->alt.n && turn % ALT_EVERY == 0) ? queue_pop(&s->alt) : queue_pop(&s->heap);
         int was = mark_taken(s, e.seq);
-        if (was < 0) goto nomem;
+        if (was < 0) {
+            failure = NO_MEMORY;
+            goto out;
+        }
         if (was) continue;
         Pos board;
         int32_t at;
         if (e.parent < 0) {
             board = root;
             at = table_add(&s->table, &board, -1, 0);
-            if (at < 0) goto nomem;
+            if (at < 0) {
+                failure = NO_MEMORY;
+                goto out;
+            }
         } else {
             const Pos *pp = &s->table.nodes[e.parent].pos;
             play(pp, e.move, &board);
@@ -906,7 +917,10 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             if (found) continue;
             u64 pawns_before = pp->pawns, occupied_before = pp->white | pp->black;
             at = table_add(&s->table, &board, e.parent, e.move);
-            if (at < 0) goto nomem;
+            if (at < 0) {
+                failure = NO_MEMORY;
+                goto out;
+            }
             if (!(side(&board, color) & ~board.kings)) continue;
             if (insufficient_for(&board, 1) && insufficient_for(&board, 0)) continue;
             if ((BB(FROM(e.move)) & pawns_before) || (BB(TO(e.move)) & occupied_before)) {
@@ -915,16 +929,27 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 size_t slot;
                 if (s->unproved.slots && structure_slot(&s->unproved, &st, &slot)) goto expand;
                 nodes += static_cost;
+                PyEval_RestoreThread(thread);
+                int is_dead = -1;
                 PyObject *k = key_tuple(&board);
-                if (!k) goto fail;
-                PyObject *r = PyObject_CallOneArg(dead, k);
-                Py_DECREF(k);
-                if (!r) goto fail;
-                int is_dead = PyObject_IsTrue(r);
-                Py_DECREF(r);
-                if (is_dead < 0) goto fail;
+                if (k) {
+                    PyObject *r = PyObject_CallOneArg(dead, k);
+                    Py_DECREF(k);
+                    if (r) {
+                        is_dead = PyObject_IsTrue(r);
+                        Py_DECREF(r);
+                    }
+                }
+                thread = PyEval_SaveThread();
+                if (is_dead < 0) {
+                    failure = RAISED;
+                    goto out;
+                }
                 if (is_dead) continue;
-                if (structure_add(&s->unproved, &st) < 0) goto nomem;
+                if (structure_add(&s->unproved, &st) < 0) {
+                    failure = NO_MEMORY;
+                    goto out;
+                }
             }
         }
     expand:;
@@ -976,8 +1001,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 int check = attackers(&after, color, lk, after.white | after.black) != 0;
                 if (check) play(&board, m, &after); /* the whole position, for the replies */
                 if (check && !has_legal_move(&after)) {
-                    result = Py_BuildValue("(NOL)", line_of(&s->table, at, m), Py_False, nodes);
-                    goto done;
+                    mate_at = at;
+                    mate = m;
+                    goto out;
                 }
                 int moved = piece_at(&board, frm);
                 u64 wcov = covered | attacks_of(promotion ? promotion : moved, to, color, occupied);
@@ -1050,21 +1076,24 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
             }
             seq++;
             Entry x = {seq, at, m};
-            if (queue_push(&s->heap, h, x) < 0) goto fail;
-            if (queue_push(&s->alt, h + pawn_term(color, wp, nlp), x) < 0) goto fail;
+            if ((failure = queue_push(&s->heap, h, x))) goto out;
+            if ((failure = queue_push(&s->alt, h + pawn_term(color, wp, nlp), x))) goto out;
         }
-        if (nodes >= limit) {
-            result = Py_BuildValue("(OOL)", Py_None, Py_False, nodes);
-            goto done;
-        }
+        if (nodes >= limit) goto out;
     }
-    result = Py_BuildValue("(OOL)", Py_None, Py_True, nodes);
-    goto done;
-nomem:
-    PyErr_NoMemory();
-fail:
-    result = NULL;
-done:
+    exhausted = 1;
+out:
+    PyEval_RestoreThread(thread);
+    if (failure == NO_MEMORY) {
+        PyErr_NoMemory();
+    } else if (failure == OUT_OF_RANGE) {
+        PyErr_SetString(PyExc_OverflowError, "an estimate is out of the queues' range");
+    } else if (failure != RAISED) {
+        if (mate_at >= 0)
+            result = Py_BuildValue("(NOL)", line_of(&s->table, mate_at, mate), Py_False, nodes);
+        else
+            result = Py_BuildValue("(OOL)", Py_None, exhausted ? Py_True : Py_False, nodes);
+    }
     search_free(s);
     free(s);
     return result;
