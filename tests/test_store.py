@@ -161,6 +161,26 @@ def test_servers_starting_together_migrate_once(url: str) -> None:
     assert current(url) == head()
 
 
+def test_connections_opening_together_on_a_new_sqlite_file_all_open(tmp_path: Path) -> None:
+    # Each connection switches the file to WAL; SQLite refused the switch at once, busy timeout
+    # or not, to some of the connections racing for a new file (servers starting together).
+    def open_one(url: str, barrier: threading.Barrier) -> str:
+        engine = make_engine(url)
+        barrier.wait()
+        try:
+            with engine.connect() as connection:
+                return str(connection.exec_driver_sql("PRAGMA journal_mode").scalar())
+        finally:
+            engine.dispose()
+
+    for round_ in range(40):
+        url = f"sqlite:///{tmp_path}/race-{round_}.db"
+        barrier = threading.Barrier(6)
+        with ThreadPoolExecutor(6) as pool:
+            modes = list(pool.map(open_one, [url] * 6, [barrier] * 6))
+        assert modes == ["wal"] * 6
+
+
 def test_a_game_created_with_its_start_is_as_one_started_afterwards(store: EventStore) -> None:
     setup = _setup()
     at_once = store.create_game(setup, {}, started_wall_ms=1_767_225_600_000)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from typing import Any
 
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
@@ -49,16 +51,31 @@ def _sqlite_setup(dbapi_connection: Any, _record: Any) -> None:
     dbapi_connection.isolation_level = None
     cursor = dbapi_connection.cursor()
     try:
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         # WAL: readers never block the writer, nor it them.
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _write_ahead_log(cursor)
         # FULL: a commit is on disk before it returns, so an acknowledged event survives a
         # crash or a power cut (NORMAL, WAL's usual partner, may lose the last commits).
         cursor.execute("PRAGMA synchronous=FULL")
         # SQLite checks foreign keys only when asked, connection by connection.
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     finally:
         cursor.close()
+
+
+def _write_ahead_log(cursor: Any) -> None:
+    """Switch the database to WAL (it stays so, in the file). The switch needs the database to
+    itself, and when servers start together on a new file SQLite may refuse one of them at
+    once, busy timeout or not: it tries again until the busy timeout has passed."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as error:
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005)
 
 
 def _sqlite_begin(conn: Connection) -> None:
