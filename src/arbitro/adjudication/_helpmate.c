@@ -8,8 +8,9 @@
  * ties, the same node count, the same transposition keys. So it visits the same positions and
  * gives the same answer with the same line and node count; tests/test_can_mate_search.py runs
  * both on the reference positions and compares. Only speed differs (no Python objects per
- * move). The static analysis that prunes positions stays in Python: the search calls back
- * with the key of each position reached by a capture or pawn move.
+ * move, a stack per estimate instead of a heap). The static analysis that prunes positions
+ * stays in Python (compiled by mypyc): the search calls back with the key of each position
+ * reached by a capture or pawn move, and holds Python's interpreter lock only then.
  *
  * Standard chess only (castling with the king on e1/e8 and rooks in the corners); search.py
  * keeps Chess960 positions.
