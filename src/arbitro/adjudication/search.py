@@ -26,7 +26,8 @@ left to python-chess): an inexact test could miss a mate and so make an emptied 
 proof, so it must be exact. Because no other position is pruned, an emptied queue proves that
 no mate exists: a mating line would pass only through expanded positions and end in a mate
 found as its last move was generated. A node is one generated move, and a run of the static
-analysis counts as ``STATIC_COST`` nodes; ``limit`` bounds them.
+analysis counts as ``STATIC_COST`` nodes (``PYTHON_STATIC_COST`` in the Python search alone);
+``limit`` bounds them.
 
 Speed (none of it changes what is searched, nor in which order): a queued move's position is
 keyed straight from its parent's key and the move (``_child_key``, exactly the key python-chess
@@ -39,8 +40,9 @@ numbers).
 The same search is compiled (``_helpmate.c``, built by ``setup.py``) and runs instead for
 standard chess: the same legal moves in the same order, the same keys and estimates, so the
 same positions are expanded in the same order and the answer, the line and the node count are
-the same; only the static analysis's pruning calls back into Python. It is about 15 times as
-fast. Chess960 positions, and a machine where it could not be built, use the Python search.
+the same; only the static analysis's pruning calls back into Python. It is some 15 to 60 times
+as fast (the fewer runs of the static analysis, the more). Chess960 positions, and a machine
+where it could not be built, use the Python search.
 """
 
 from __future__ import annotations
@@ -386,13 +388,16 @@ _ALT_EVERY = 4  # every fourth expansion comes from the second ordering
 #: A run of the static analysis on a reached position counts as this many nodes: it takes about
 #: as long as the compiled search takes to generate and score that many moves, so that the
 #: limit bounds the time of pawn endings (many such runs) as it does that of piece endings.
+#: The Python search, where it runs alone, is ten times slower per move: a run costs it less.
 STATIC_COST = 500
+PYTHON_STATIC_COST = 50
 
 
 class _Search:
-    def __init__(self, color: chess.Color, limit: int) -> None:
+    def __init__(self, color: chess.Color, limit: int, static_cost: int = STATIC_COST) -> None:
         self.color = color
         self.limit = limit
+        self.static_cost = static_cost
         self.nodes = 0
         self.pruned = 0
         # pawn structures and material counts where the static check once failed
@@ -567,7 +572,7 @@ class _Search:
         same order, the same answer and node count, many times as fast."""
         assert _helpmate is not None
         found, exhausted, self.nodes = _helpmate.search(
-            _key(root), self.color, self.limit, self.proved_dead, STATIC_COST
+            _key(root), self.color, self.limit, self.proved_dead, self.static_cost
         )
         if found is None:
             return None, exhausted
@@ -580,11 +585,11 @@ class _Search:
         Skipping the check is always sound (the position is then searched): once it failed
         for a pawn structure and material count, it is not run again for that structure
         (most of its positions share the answer, and the check is the costly part). A run
-        counts as ``STATIC_COST`` nodes."""
+        counts as ``static_cost`` nodes."""
         structure = (key[0], key[0] & key[6], chess.popcount(key[6]), chess.popcount(key[7]))
         if structure in self.unproved:
             return False
-        self.nodes += STATIC_COST
+        self.nodes += self.static_cost
         if self.proved_dead(key, board):
             return True
         self.unproved.add(structure)
@@ -621,7 +626,6 @@ def find_mate(
         return ([], False) if root.turn != color else (None, True)
     if _lone_king(root, color) or root.is_insufficient_material():
         return None, True
-    searcher = _Search(color, limit)
     if _helpmate is not None and not root.chess960:
-        return searcher.run_compiled(root)
-    return searcher.run(root)
+        return _Search(color, limit).run_compiled(root)
+    return _Search(color, limit, PYTHON_STATIC_COST).run(root)
