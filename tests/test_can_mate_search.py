@@ -167,3 +167,13 @@ def test_the_compiled_search_lets_other_threads_run() -> None:
     worker.join()
     # (holding the GIL throughout, the search would leave it one or two turns)
     assert turns > 10
+
+
+@compiled
+def test_the_compiled_search_refuses_a_position_without_a_king() -> None:
+    assert search._helpmate is not None
+    key = search._key(chess.Board("8/8/8/8/8/8/8/4K3 w - - 0 1"))
+    with pytest.raises(ValueError, match="one king of each side"):
+        search._helpmate.legal_moves(key)
+    with pytest.raises(ValueError, match="one king of each side"):
+        search._helpmate.search(key, True, 1_000, lambda _: False, 500)

@@ -803,7 +803,17 @@ static int pos_from_key(PyObject *key, Pos *p) {
     } else {
         long e = PyLong_AsLong(ep);
         if (e == -1 && PyErr_Occurred()) return -1;
+        if (e < 0 || e > 63) {
+            PyErr_SetString(PyExc_ValueError, "the en passant square is not a square");
+            return -1;
+        }
         p->ep = (int)e;
+    }
+    /* (the generator looks for each side's king: without one it would read nothing) */
+    if (popcount(p->kings & p->white) != 1 || popcount(p->kings & p->black) != 1 ||
+        (p->white & p->black)) {
+        PyErr_SetString(PyExc_ValueError, "a position needs one king of each side");
+        return -1;
     }
     return 0;
 }
