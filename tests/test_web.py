@@ -384,6 +384,53 @@ def test_a_client_that_leaves_while_its_reply_is_sent_costs_no_error(tmp_path: P
 
 
 @pytest.mark.law("6.9")
+def test_flag_falls_search_no_more_at_once_than_allowed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A search for a mate takes a core and up to some 170 MB: when many flags fall together,
+    the server runs no more than ``SEARCHES_AT_ONCE`` of them at a time."""
+    import asyncio  # noqa: PLC0415
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    from arbitro.game import Game  # noqa: PLC0415
+    from arbitro.web import live as live_module  # noqa: PLC0415
+
+    running = 0
+    most = 0
+    lock = threading.Lock()
+    answer = live_module.cannot_mate
+
+    def spy(board: Any, color: bool) -> bool:
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.05)
+        with lock:
+            running -= 1
+        return answer(board, color)
+
+    monkeypatch.setattr(live_module, "cannot_mate", spy)
+    monkeypatch.setattr(live_module, "SEARCHES_AT_ONCE", 2)
+
+    async def flags_fall() -> list[str]:
+        hub = live_module.Hub(None, clock=lambda: 61.0)  # type: ignore[arg-type] - no store
+        games = []
+        queues = []
+        for number in range(6):
+            game = Game.create("fide-2023", "1+0", start="4k3/8/8/8/8/8/8/4K2Q w - - 0 1")
+            game.start(0)
+            live = live_module.LiveGame(f"g{number}", game, "s", 0.0)
+            queues.append(hub.subscribe(live))
+            games.append(game)
+            hub._flag_fell(live)
+        for queue in queues:
+            await asyncio.wait_for(queue.get(), 10)
+        return [game.state(61_000).termination or "" for game in games]
+
+    assert asyncio.run(flags_fall()) == ["time-forfeit-draw"] * 6
+    assert most == 2
+
+
 def test_a_flag_fall_is_decided_in_a_worker_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """Whether the opponent can still mate may take a search of a second or more: the server
     answers it off its event loop, then tells the clients."""

@@ -148,6 +148,11 @@ class Refused(Exception):
         self.status = status
 
 
+#: Searches for a mate (after a flag fall, a resignation, ...) run at once at most: each takes a
+#: core and, in a hard position, some 170 MB for about a second; more would only slow them all.
+SEARCHES_AT_ONCE = max(1, os.cpu_count() or 1)
+
+
 class Hub:
     """Every live game of this server process, backed by the store."""
 
@@ -171,6 +176,7 @@ class Hub:
         self._writer: asyncio.Task[None] | None = None
         self._writing = asyncio.Lock()
         self._tasks: set[asyncio.Task[None]] = set()
+        self._searches = asyncio.Semaphore(SEARCHES_AT_ONCE)
 
     # -- time ------------------------------------------------------------------------------
 
@@ -489,13 +495,18 @@ class Hub:
         ask (a resignation, a claim of an illegal move, a sealed move opened): the game then
         finds them remembered, and no search runs while every game of the server waits."""
         for question in live.game.mate_questions(event):
-            with contextlib.suppress(Exception):  # the game then asks it itself
-                await asyncio.to_thread(cannot_mate, *question)
+            await self._search(question)
 
     async def _answer_flag(self, live: LiveGame, question: tuple[chess.Board, bool]) -> None:
-        with contextlib.suppress(Exception):  # the game then asks it itself
-            await asyncio.to_thread(cannot_mate, *question)
+        await self._search(question)
         self.broadcast(live)
+
+    async def _search(self, question: tuple[chess.Board, bool]) -> None:
+        """Answer one "can this side still mate?" in a worker thread, ``SEARCHES_AT_ONCE`` at
+        most at a time (the answer is remembered for the game to find)."""
+        async with self._searches:
+            with contextlib.suppress(Exception):  # the game then asks it itself
+                await asyncio.to_thread(cannot_mate, *question)
 
 
 def _arguments(do: str, command: dict[str, Any]) -> dict[str, Any]:
