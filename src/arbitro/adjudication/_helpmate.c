@@ -465,6 +465,16 @@ static int insufficient_for(const Pos *p, int color) {
 
 /* ---------------------------------------------------------------- the estimates */
 
+/* ``d`` among the two smallest distances so far */
+static inline void keep_two(int d, int *best, int *second) {
+    if (d < *best) {
+        *second = *best;
+        *best = d;
+    } else if (d < *second) {
+        *second = d;
+    }
+}
+
 static int piece_distance(int piece, int sq, int lk) {
     if (piece == KNIGHT) return KDIST[sq][lk];
     if (piece == BISHOP) return CHEB[sq][lk];
@@ -487,12 +497,7 @@ static void pawn_units(int color, int lk, u64 pawns, u64 theirs, int *best, int 
             target = file;
         }
         int d = steps + 4 * popcount(ahead & theirs) + imax(0, CHEB[target][lk] - 1);
-        if (d < b) {
-            s = b;
-            b = d;
-        } else if (d < s) {
-            s = d;
-        }
+keep_two(d, &b, &s);
     }
     *best = b;
     *second = s;
@@ -533,12 +538,7 @@ static int cost(int color, u64 covered, int lk, int wk, const Piece *pieces, int
     int best = 99, second = 99;
     for (int i = 0; i < np; i++) {
         int d = piece_distance(pieces[i].type, pieces[i].sq, lk);
-        if (d < best) {
-            second = best;
-            best = d;
-        } else if (d < second) {
-            second = d;
-        }
+keep_two(d, &best, &second);
     }
     h += nearest_two(color, lk, pawns, loser_pawns, best, second);
     u64 helpers = loser & ~loser_pawns & ~BB(lk);
@@ -625,6 +625,11 @@ static u64 table_find(const Table *t, const Pos *p, int *found) {
     }
 }
 
+#define KNOWN (-2) /* table_add: the position was there already */
+
+/* Add ``p`` unless it is there (KNOWN): its index, or -1 without memory. One lookup does both,
+ * the room for a new position made first (growing moves the nodes: pointers into them go
+ * stale). */
 static int table_add(Table *t, const Pos *p, int32_t parent, Move move) {
     if (t->n == t->cap) {
         Node *grown = realloc(t->nodes, sizeof(Node) * t->cap * 2);
@@ -647,6 +652,7 @@ static int table_add(Table *t, const Pos *p, int32_t parent, Move move) {
     }
     int found;
     u64 slot = table_find(t, p, &found);
+    if (found) return KNOWN;
     t->nodes[t->n].pos = *p;
     t->nodes[t->n].parent = parent;
     t->nodes[t->n].move = move;
@@ -923,11 +929,9 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
         } else {
             const Pos *pp = &s->table.nodes[e.parent].pos;
             play(pp, e.move, &board);
-            int found;
-            table_find(&s->table, &board, &found);
-            if (found) continue;
             u64 pawns_before = pp->pawns, occupied_before = pp->white | pp->black;
-            at = table_add(&s->table, &board, e.parent, e.move);
+            at = table_add(&s->table, &board, e.parent, e.move); /* (pp is stale after it) */
+            if (at == KNOWN) continue;
             if (at < 0) {
                 failure = NO_MEMORY;
                 goto out;
@@ -1027,12 +1031,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                 } else if (promotion) {
                     npawns = pawns & ~start;
                     int d = piece_distance(promotion, to, lk);
-                    if (d < best) {
-                        second = best;
-                        best = d;
-                    } else if (d < second) {
-                        second = d;
-                    }
+                    keep_two(d, &best, &second);
                 } else if (pawns & start) {
                     npawns = (pawns & ~start) | bit;
                 } else {
@@ -1043,12 +1042,7 @@ static PyObject *py_search(PyObject *self, PyObject *args) {
                         second = d2;
                     }
                     int d = piece_distance(moved, to, lk);
-                    if (d < best) {
-                        second = best;
-                        best = d;
-                    } else if (d < second) {
-                        second = d;
-                    }
+                    keep_two(d, &best, &second);
                 }
                 h = base + 2 * popcount(around & ~nloser & ~wcov);
                 h += imax(0, CHEB[king_sq][lk] - 2);
